@@ -1,0 +1,91 @@
+"""Score predictions with the official ReCoRD metric (paper section 5.3).
+
+    python -m beam_pipelines.evaluate --data DIR/dataset/record/dev.json --predictions PREDS.json
+    python -m beam_pipelines.evaluate --data DIR/dataset/record/test.json --baseline random
+
+Predictions are `{query_id: answer_text}`. `--data` may also be a SuperGLUE ReCoRD
+`.jsonl` file, whose query ids are the `qas` `idx` values as strings. Prints one JSON
+object: exact_match and f1 (x100), total, answered.
+"""
+import argparse
+import json
+import logging
+import sys
+
+import fsspec
+
+from transforms import record_metric
+
+BASELINES = ("random", "most_frequent", "first_entity")
+
+
+def load_data(path: str):
+    """(gold, candidates) from an official ReCoRD JSON or SuperGLUE jsonl file."""
+    with fsspec.open(path, "r", encoding="utf-8") as f:
+        text = f.read()
+    if path.endswith(".jsonl"):
+        lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+        return record_metric.gold_from_superglue(lines), record_metric.candidates_from_superglue(lines)
+    obj = json.loads(text)
+    if obj.get("version") != "1.0":
+        logging.warning("expected ReCoRD JSON version 1.0, got %r", obj.get("version"))
+    return record_metric.gold_from_record_json(obj), record_metric.candidates_from_record_json(obj)
+
+
+def load_predictions(path: str) -> dict:
+    with fsspec.open(path, "r", encoding="utf-8") as f:
+        preds = json.load(f)
+    if not isinstance(preds, dict) or not all(isinstance(v, str) for v in preds.values()):
+        raise ValueError(f"{path}: predictions must be a JSON object {{query_id: answer_text}}")
+    return preds
+
+
+def baseline_predictions(name: str, candidates: dict, seed: int) -> dict:
+    if name == "random":
+        return record_metric.random_entity_predictions(candidates, seed=seed)
+    if name == "most_frequent":
+        return record_metric.most_frequent_entity_predictions(candidates)
+    return record_metric.first_entity_predictions(candidates)
+
+
+def run(argv=None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", required=True, help="record/<split>.json (or SuperGLUE .jsonl)")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--predictions", help="JSON {query_id: answer_text}")
+    source.add_argument("--baseline", choices=BASELINES, help="score a baseline instead")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random baseline")
+    parser.add_argument("--write_predictions", help="also write the scored predictions here")
+    args, _ = parser.parse_known_args(argv)
+
+    gold, candidates = load_data(args.data)
+    if args.predictions:
+        predictions = load_predictions(args.predictions)
+    else:
+        predictions = baseline_predictions(args.baseline, candidates, args.seed)
+    missing = sum(1 for qid in gold if qid not in predictions)
+    if missing:
+        logging.warning("%d of %d queries have no prediction and score 0", missing, len(gold))
+    result = record_metric.evaluate(gold, predictions)
+    if args.baseline == "random":
+        expected = record_metric.expected_random_scores(candidates, gold)
+        result["expected_exact_match"] = expected["exact_match"]
+        result["expected_f1"] = expected["f1"]
+    if args.write_predictions:
+        with fsspec.open(args.write_predictions, "w", encoding="utf-8") as f:
+            json.dump(predictions, f, indent=1, sort_keys=True)
+    return result
+
+
+def main():
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
+    try:
+        result = run()
+    except (ValueError, KeyError, FileNotFoundError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)
+    print(json.dumps(result, indent=2, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""`lexical`: a cheap CPU ranker, logistic regression over hand-made candidate features
+(frequency, highlights, word overlap around placeholder and mentions, position) plus
+hashed entity-type-fit features. Scores are softmaxed over a query's candidates."""
+import dataclasses
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+from models.batching import MASKED, candidate_mask
+from models.features import DENSE_FEATURES, LexicalFeatureConfig, lexical_features
+from models.training import Featurized, train_loop
+
+NAME = "lexical"
+
+
+@dataclass(frozen=True)
+class LexicalConfig:
+    epochs: int = 30
+    batch_size: int = 256
+    lr: float = 0.05
+    weight_decay: float = 1e-4
+    features: LexicalFeatureConfig = LexicalFeatureConfig()
+
+
+class Reader(nn.Module):
+    """score = w . dense + sum of the hashed features' weights."""
+
+    def __init__(self, n_dense: int = len(DENSE_FEATURES), n_buckets: int = 4096):
+        super().__init__()
+        self.linear = nn.Linear(n_dense, 1)
+        self.hashed = nn.EmbeddingBag(n_buckets, 1, mode="sum", padding_idx=0)
+        nn.init.zeros_(self.hashed.weight)
+
+    def forward(self, dense, sparse, n_cand):
+        b, n, _ = dense.shape
+        score = self.linear(dense).squeeze(-1) + self.hashed(sparse.view(b * n, -1)).view(b, n)
+        return score.masked_fill(~candidate_mask(n_cand, n), MASKED)
+
+
+class Featurizer:
+    """row -> (candidates, {"dense": [n, F], "sparse": [n, H], "n_cand": [1]})."""
+
+    def __init__(self, **features):
+        self.config = LexicalFeatureConfig(**features)
+
+    def __call__(self, row: dict):
+        cands, dense, sparse = lexical_features(row, self.config)
+        return cands, {"dense": torch.tensor(dense, dtype=torch.float32),
+                       "sparse": torch.tensor(sparse, dtype=torch.long),
+                       "n_cand": torch.tensor([len(cands)], dtype=torch.long)}
+
+    def params(self) -> dict:
+        return dataclasses.asdict(self.config)
+
+
+def build(config: LexicalConfig, device: torch.device):
+    """A fresh (reader, featurizer, model_params) ready to train."""
+    params = {"n_dense": len(DENSE_FEATURES), "n_buckets": config.features.n_buckets}
+    return (Reader(**params).to(device), Featurizer(**dataclasses.asdict(config.features)),
+            params)
+
+
+def fit(model: Reader, data: Featurized, config: LexicalConfig, seed: int) -> dict:
+    return train_loop(model, data, lr=config.lr, epochs=config.epochs,
+                      batch_size=config.batch_size, seed=seed,
+                      weight_decay=config.weight_decay, log_every=10 ** 9)
+
+
+def save_extras(fold_dir: str, featurizer: Featurizer) -> dict:
+    """Nothing beyond model.pt and the metadata is needed to rebuild the featurizer."""
+    return {}
+
+
+def load_featurizer(fold_dir: str, meta: dict) -> Featurizer:
+    return Featurizer(**meta["featurizer"])

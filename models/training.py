@@ -1,0 +1,103 @@
+"""The training loop both readers share: softmax over a query's candidates, maximising the
+probability mass on the answer cluster (every correct candidate text)."""
+import logging
+import random
+import time
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+import torch
+from torch.nn.utils.rnn import pad_sequence
+
+from models.batching import MASKED, candidate_mask, model_device, pad_batch, score_loop
+from models.features import ScoringError, correct_mask
+
+log = logging.getLogger(__name__)
+
+
+def seed_everything(seed: int) -> None:
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def cloze_loss(scores: torch.Tensor, gold: torch.Tensor, n_cand: torch.Tensor) -> torch.Tensor:
+    """-log P(answer cluster) with P a softmax over the real candidates."""
+    valid = candidate_mask(n_cand, scores.shape[1])
+    all_lse = torch.logsumexp(scores.masked_fill(~valid, MASKED), dim=1)
+    gold_lse = torch.logsumexp(scores.masked_fill(~(gold & valid), MASKED), dim=1)
+    return (all_lse - gold_lse).mean()
+
+
+@dataclass
+class Featurized:
+    """Featurized rows: examples, gold masks, candidate texts; rows that failed are counted."""
+    examples: list
+    gold: list
+    candidates: list
+    skipped: int = 0
+
+
+def featurize(rows, featurizer, require_answer: bool = True) -> Featurized:
+    out = Featurized([], [], [])
+    for row in rows:
+        try:
+            cands, example = featurizer(row)
+        except ScoringError:
+            out.skipped += 1
+            continue
+        gold = torch.tensor(correct_mask(row, cands), dtype=torch.bool)
+        if require_answer and not gold.any():
+            out.skipped += 1
+            continue
+        out.examples.append(example)
+        out.gold.append(gold)
+        out.candidates.append(cands)
+    return out
+
+
+def train_loop(model: torch.nn.Module, data: Featurized, *, lr: float, epochs: int,
+               batch_size: int, seed: int, weight_decay: float = 0.0,
+               max_steps: Optional[int] = None, log_every: int = 50) -> dict:
+    """Mini-batch AdamW; deterministic for a seed on CPU. Returns the loss history."""
+    device = model_device(model)
+    groups = model.param_groups(lr) if hasattr(model, "param_groups") else model.parameters()
+    opt = torch.optim.AdamW(groups, lr=lr, weight_decay=weight_decay)
+    gen = torch.Generator().manual_seed(seed)
+    n, step, losses, t0 = len(data.examples), 0, [], time.time()
+    model.train()
+    for epoch in range(epochs):
+        for idx in torch.randperm(n, generator=gen).split(batch_size):
+            batch = pad_batch([data.examples[i] for i in idx])
+            batch = {k: v.to(device) for k, v in batch.items()}
+            gold = pad_sequence([data.gold[i] for i in idx], batch_first=True).to(device)
+            loss = cloze_loss(model(**batch), gold, batch["n_cand"])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            losses.append(float(loss))
+            step += 1
+            if step % log_every == 0:
+                log.info("epoch %d step %d loss %.4f (%.1fs)", epoch, step,
+                         np.mean(losses[-log_every:]), time.time() - t0)
+            if max_steps is not None and step >= max_steps:
+                break
+        if max_steps is not None and step >= max_steps:
+            break
+    model.eval()
+    return {"steps": step, "epochs_run": epoch + 1 if n else 0,
+            "first_loss": losses[0] if losses else None,
+            "final_loss": float(np.mean(losses[-10:])) if losses else None,
+            "seconds": round(time.time() - t0, 3)}
+
+
+def evaluate(model: torch.nn.Module, data: Featurized, batch_size: int = 64) -> dict:
+    """Held-out accuracy of argmax prediction, and the random-candidate baseline."""
+    if not data.examples:
+        return {"n": 0, "accuracy": None, "random_baseline": None}
+    scores = score_loop(model, data.examples, batch_size)
+    hits = [bool(g[int(torch.argmax(s))]) for s, g in zip(scores, data.gold)]
+    rand = [float(g.float().mean()) for g in data.gold]
+    return {"n": len(hits), "accuracy": float(np.mean(hits)),
+            "random_baseline": float(np.mean(rand))}

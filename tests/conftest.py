@@ -1,0 +1,25 @@
+"""Shared fixtures. Integration tests use the real corpus in ../shared/corpus and skip
+with a clear reason where it is absent (it is never copied into the repository)."""
+import os
+import pathlib
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+CORPUS = pathlib.Path(os.environ.get("RECORD_CORPUS_DIR", REPO.parent / "shared" / "corpus"))
+
+
+@pytest.fixture(scope="session")
+def corpus_dir() -> pathlib.Path:
+    if not CORPUS.is_dir():
+        pytest.skip(f"real corpus not found at {CORPUS} (set RECORD_CORPUS_DIR); "
+                    "integration tests need ../shared/corpus beside the checkout")
+    return CORPUS
+
+
+@pytest.fixture(scope="session")
+def record_format_dir(corpus_dir) -> pathlib.Path:
+    return corpus_dir / "record_format"

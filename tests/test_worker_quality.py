@@ -1,0 +1,92 @@
+"""Worker quality control and triple validation rules (paper section 3.4), without Beam."""
+from transforms.hits import is_correct
+from transforms.worker_quality import (QualityConfig, Submission, block_reason, check_workers,
+                                       is_ambiguity_report, republish, validate_queries,
+                                       validation_status)
+
+REFS = [{"start": 10, "end": 22, "text": "Tracy Morgan"}, {"start": 40, "end": 46, "text": "Morgan"}]
+
+
+def sub(worker, query, correct, hit=None, ambiguous=False, feedback=""):
+    return Submission(worker, query, hit or "H" + query, correct, ambiguous, feedback)
+
+
+def test_paper_numbers_are_the_defaults():
+    cfg = QualityConfig()
+    assert (cfg.check_every, cfg.min_accuracy) == (1000, 0.20)
+    assert (cfg.train_min_correct, cfg.dev_test_min_correct) == (1, 2)
+
+
+def test_answer_matching_by_normalised_text_or_span():
+    assert is_correct("Tracy Morgan", 0, 12, REFS)            # same text, other mention
+    assert is_correct("tracy  morgan.", None, None, REFS)      # case, punctuation, spaces
+    assert is_correct("The Morgan", 99, 109, REFS)             # article dropped
+    assert is_correct("Tracy", 10, 22, REFS)                   # span of a reference answer
+    assert not is_correct("Tracy", 10, 15, REFS)               # part of the answer
+    assert not is_correct("Amy Schumer", 50, 61, REFS)
+    assert not is_correct("", None, None, REFS)
+    assert not is_correct(None, None, None, REFS)
+
+
+def test_block_rule_needs_enough_answers_and_low_accuracy():
+    cfg = QualityConfig(min_answers=20)
+    assert block_reason(19, 0, cfg) is None                   # too few answers to judge
+    assert "accuracy 0.150" in block_reason(20, 3, cfg)
+    assert block_reason(20, 4, cfg) is None                   # exactly 20% is not below
+
+
+def test_workers_are_checked_only_at_checkpoints():
+    cfg = QualityConfig(check_every=10, min_answers=5, check_at_end=False)
+    # the spammer is wrong on its first 5 answers, then right on the next 5, all before
+    # the first check at submission 10: it is never blocked
+    subs = [sub("spam", "q%d" % i, i >= 5) for i in range(10)]
+    stats, total, checks = check_workers(subs, cfg)
+    assert (total, checks, stats["spam"].blocked_at) == (10, 1, None)
+    # wrong 10 times: blocked at the check after submission 10, and stays blocked
+    subs = [sub("spam", "q%d" % i, i >= 10) for i in range(25)]
+    stats, total, checks = check_workers(subs, cfg)
+    assert (total, checks, stats["spam"].blocked_at) == (25, 2, 10)
+    assert stats["spam"].accuracy == 15 / 25
+
+
+def test_final_check_catches_a_spammer_in_a_small_batch():
+    subs = [sub("spam", "q%d" % i, False) for i in range(30)]
+    stats, _, checks = check_workers(subs, QualityConfig())
+    assert (checks, stats["spam"].blocked_at) == (1, 30)
+    stats, _, checks = check_workers(subs, QualityConfig(check_at_end=False))
+    assert (checks, stats["spam"].blocked_at) == (0, None)
+
+
+def test_validation_status():
+    cfg = QualityConfig()
+    assert validation_status(1, 1, cfg) == "train"
+    assert validation_status(2, 1, cfg) == "train"      # the second worker disagreed
+    assert validation_status(2, 2, cfg) == "dev_test"
+    assert validation_status(3, 2, cfg) == "train"      # not every worker was right
+    assert validation_status(1, 0, cfg) == "none"
+    assert validation_status(0, 0, cfg) == "none"
+
+
+def test_blocked_answers_do_not_count_and_their_hits_are_republished():
+    subs = [sub("a", "q1", True), sub("b", "q1", True), sub("spam", "q2", True, hit="H2"),
+            sub("a", "q2", True), sub("spam", "q3", False, hit="H3"),
+            sub("a", "q3", False, feedback="I guessed, two people fit"),
+            sub("a", "q3", True)]                          # a repeat answer is ignored
+    out = validate_queries(subs, ["q1", "q2", "q3", "q4"], {"spam"}, QualityConfig())
+    assert out["q1"]["valid_for"] == "dev_test"
+    assert (out["q2"]["n_answers"], out["q2"]["n_discarded"], out["q2"]["valid_for"]) \
+        == (1, 1, "train")
+    assert out["q3"]["valid_for"] == "none" and out["q3"]["n_discarded"] == 2
+    assert out["q3"]["feedback"] == ["I guessed, two people fit"]
+    assert out["q4"] == {"id": "q4", "n_answers": 0, "n_correct": 0, "n_discarded": 0,
+                         "ambiguous": False, "feedback": [], "valid_for": "none"}
+    again = republish(subs, {"spam"})
+    assert again == {"H2": {"assignments": 1, "query_ids": ["q2"], "workers": ["spam"]},
+                     "H3": {"assignments": 1, "query_ids": ["q3"], "workers": ["spam"]}}
+
+
+def test_ambiguity_reports():
+    assert is_ambiguity_report(True, "")
+    assert is_ambiguity_report(False, "Not obvious: Obama or Biden")
+    assert is_ambiguity_report(False, "More than one entity fits")
+    assert not is_ambiguity_report(False, "Nice passage, thanks")

@@ -1,0 +1,22 @@
+"""The article record that flows from reading to annotation."""
+from dataclasses import dataclass, replace
+from typing import Optional
+
+
+@dataclass(frozen=True)
+class Article:
+    """A news story: body paragraphs, the editors' highlight bullets, and provenance."""
+    article_id: str
+    paragraphs: tuple
+    highlights: tuple
+    source: Optional[str]
+    url: Optional[str]
+    origin: str
+    source_file: str
+
+    def with_(self, **changes) -> "Article":
+        return replace(self, **changes)
+
+    @property
+    def n_chars(self) -> int:
+        return sum(len(p) for p in self.paragraphs) + sum(len(h) for h in self.highlights)

@@ -1,0 +1,59 @@
+"""Cloze query generation (paper section 3.2, step 4): one query per entity mention of a
+kept sentence, the mention replaced by `@placeholder`; its answers are every passage
+mention coreferent with it."""
+from dataclasses import dataclass
+
+from transforms.hashing import fold_of
+from transforms.passages import CandidateSentence, Passage
+from transforms.schema import rejected_row
+
+STAGE = "query"
+PLACEHOLDER = "@placeholder"
+
+
+@dataclass(frozen=True)
+class QueryConfig:
+    folds: int = 5   # k of the k-fold adversarial filter (paper section 3.3)
+
+
+def query_id(passage_id: str, sentence_index: int, mention_index: int) -> str:
+    return f"{passage_id}-{sentence_index:03d}-{mention_index:02d}"
+
+
+def make_query(text: str, start: int, end: int) -> str:
+    return text[:start] + PLACEHOLDER + text[end:]
+
+
+def answers_for(passage: Passage, cluster: str) -> list:
+    spans = sorted({(e.start, e.end, e.text) for e in passage.entities if e.cluster == cluster})
+    return [{"start": s, "end": e, "text": t} for s, e, t in spans]
+
+
+def passage_row(passage: Passage, config: QueryConfig) -> dict:
+    """Columns shared by every query of the passage."""
+    a = passage.article
+    return {
+        "passage_id": passage.passage_id, "article_id": a.article_id,
+        "source": a.source or "unknown", "origin": a.origin, "url": a.url,
+        "passage": passage.text,
+        "entities": [{"start": e.start, "end": e.end, "text": e.text, "label": e.label}
+                     for e in passage.entities],
+        "fold": fold_of(a.article_id, config.folds),
+    }
+
+
+def queries_for_sentence(passage: Passage, sentence: CandidateSentence, shared: dict):
+    """Yield ("query", row) or ("rejected", row) for every mention of the sentence."""
+    for j, m in enumerate(sorted(sentence.mentions, key=lambda m: (m.start, m.end))):
+        qid = query_id(passage.passage_id, sentence.index, j)
+        answers = answers_for(passage, m.cluster)
+        if PLACEHOLDER in sentence.text:
+            reason = "placeholder_in_text"
+        elif not answers:
+            reason = "no_answer_in_passage"
+        else:
+            yield "query", dict(shared, id=qid, query=make_query(sentence.text, m.start, m.end),
+                                answers=answers)
+            continue
+        yield "rejected", rejected_row(STAGE, reason, article_id=passage.article.article_id,
+                                       record_id=qid, detail=sentence.text)

@@ -1,0 +1,117 @@
+"""The dataset card (README.md) and its histograms."""
+import io
+import json
+
+HISTOGRAMS = (  # (file, distribution key, x label)
+    ("passage_length.png", "passage_tokens", "tokens per passage"),
+    ("query_length.png", "query_tokens", "tokens per query"),
+    ("entities_per_passage.png", "entities", "entity mentions per passage"),
+)
+_ROW_NAMES = {
+    "queries": "queries", "unique_passages": "unique passages", "passage_vocab": "passage vocab.",
+    "query_vocab": "query vocab.", "tokens_per_passage": "tokens/passage",
+    "entities_per_passage": "entities/passage", "tokens_per_query": "tokens/query",
+}
+
+
+def histogram_png(distributions: dict, key: str, xlabel: str) -> bytes:
+    """One PNG overlaying the splits' histograms of `key`."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.5), dpi=100)
+    values = [v for d in distributions.values() for v in d[key]]
+    bins = min(40, max(1, len(set(values)))) if values else 1
+    for split, dist in distributions.items():
+        if dist[key]:
+            ax.hist(dist[key], bins=bins, range=(min(values), max(values) + 1),
+                    histtype="step", linewidth=1.5, label=f"{split} (n={len(dist[key])})")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("count")
+    if values:
+        ax.legend()
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", metadata={"Software": None})
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _flatten(d, prefix=""):
+    for k in sorted(d):
+        v = d[k]
+        if isinstance(v, dict):
+            yield from _flatten(v, f"{prefix}{k}.")
+        else:
+            yield f"{prefix}{k}", v
+
+
+def _fmt(v):
+    if isinstance(v, float):
+        return f"{v:,.1f}"
+    if isinstance(v, int) and not isinstance(v, bool):
+        return f"{v:,}"
+    return json.dumps(v) if not isinstance(v, str) else v
+
+
+def render_card(stats: dict, shard_files: dict) -> str:
+    """Markdown of the card. `stats` is stats.json; `shard_files` maps split to file names."""
+    table = stats["table1"]
+    columns = ["train", "dev", "test", "overall"]
+    lines = [
+        "---",
+        "pretty_name: ReCoRD-style cloze reading comprehension",
+        "task_categories:\n- question-answering",
+        "language:\n- en",
+        "configs:\n- config_name: default\n  data_files:",
+    ]
+    for split in ("train", "dev", "test"):
+        lines.append(f"  - split: {split}\n    path: {split}-*.parquet")
+    lines += [
+        "---",
+        "",
+        "# ReCoRD-style cloze reading comprehension dataset",
+        "",
+        "Passages are the first part of a news article followed by its highlights; each "
+        "query is a later sentence of the article with one entity replaced by `@placeholder`, "
+        "and the answers are every passage mention of that entity (Zhang et al., 2018). "
+        "Queries the adversary answered were filtered out before this stage.",
+        "",
+        "## Statistics (ReCoRD Table 1)",
+        "",
+        "| | " + " | ".join(columns) + " |",
+        "|---|" + "---:|" * len(columns),
+    ]
+    for key, name in _ROW_NAMES.items():
+        lines.append(f"| {name} | " + " | ".join(_fmt(table[c][key]) for c in columns) + " |")
+    lines += ["", "Tokens are spaCy's English tokenizer's non-space tokens; vocabularies are "
+              "case-sensitive token types; entities/passage counts mentions.", ""]
+    lines += ["## Distributions", ""]
+    for file, _, label in HISTOGRAMS:
+        lines.append(f"![{label}]({file})")
+    lines += ["", "## Split policy", "",
+              "Articles sharing an exact passage text or URL are grouped; every group lands in "
+              "exactly one split, chosen by a salted stable hash of its smallest article id.", "",
+              "| setting | value |", "|---|---|"]
+    for k, v in _flatten(stats["config"]["split"]):
+        lines.append(f"| {k} | {_fmt(v)} |")
+    lines += ["", "## Funnel", "", "| counter | value |", "|---|---:|"]
+    for k, v in _flatten(stats["funnel"]):
+        lines.append(f"| {k} | {_fmt(v)} |")
+    lines += ["", "## Files", "",
+              "- Parquet shards, one row per query (`entities`/`answers` `end` exclusive): "
+              + ", ".join(f"`{f}`" for split in ("train", "dev", "test") for f in shard_files.get(split, [])),
+              "- `record/{train,dev,test}.json`: official ReCoRD JSON (`end` inclusive)",
+              "- `superglue/{train,val,test}.jsonl`: SuperGLUE ReCoRD layout (`end` inclusive; "
+              "the test file carries no answers)",
+              "- `stats.json`: the table above, the split policy and the funnel",
+              "- `rejected/*.parquet`: queries dropped at this stage, with their reason",
+              "", "## Loading", "", "```python",
+              "from datasets import load_dataset",
+              "ds = load_dataset(\"parquet\", data_files={s: f\"DIR/dataset/{s}-*.parquet\" "
+              "for s in (\"train\", \"dev\", \"test\")})",
+              "```", "", "## Evaluation", "",
+              "`python -m beam_pipelines.evaluate --data record/dev.json --predictions PREDS.json` "
+              "computes the official ReCoRD exact match and F1 (x100).", ""]
+    return "\n".join(lines)

@@ -1,0 +1,45 @@
+"""Small fsspec helpers shared by the stages (local paths and gs:// alike)."""
+import json
+import posixpath
+
+import fsspec
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+
+def join(base: str, *parts: str) -> str:
+    """Join URL-ish paths without mangling `gs://`."""
+    return posixpath.join(base.rstrip("/"), *parts)
+
+
+def glob(pattern: str) -> list[str]:
+    """Sorted matches of an fsspec pattern, returned with their protocol."""
+    fs, _, paths = fsspec.get_fs_token_paths(pattern)
+    protocol = fs.protocol if isinstance(fs.protocol, str) else fs.protocol[0]
+    prefix = "" if protocol in ("file", "local") else protocol + "://"
+    return sorted(prefix + p for p in paths)
+
+
+def read_parquet(pattern: str, columns=None, filters=None) -> pa.Table:
+    """Read every Parquet file matching `pattern` into one table (sorted file order)."""
+    files = glob(pattern)
+    if not files:
+        raise FileNotFoundError(f"no Parquet files match {pattern}")
+    tables = []
+    for path in files:
+        with fsspec.open(path, "rb") as f:
+            tables.append(pq.read_table(f, columns=columns, filters=filters))
+    return pa.concat_tables(tables)
+
+
+def write_json(url: str, obj) -> None:
+    fs, path = fsspec.core.url_to_fs(url)
+    fs.makedirs(posixpath.dirname(path), exist_ok=True)
+    with fs.open(path, "w") as f:
+        json.dump(obj, f, indent=2)
+        f.write("\n")
+
+
+def read_json(url: str):
+    with fsspec.open(url, "r") as f:
+        return json.load(f)

@@ -1,0 +1,147 @@
+"""Passage building (paper section 3.2, steps 1-2).
+
+The passage is the shortest prefix of whole paragraphs (whole sentences when the article
+has no paragraph breaks) that reaches 100 tokens, followed by the highlights in ReCoRD
+layout (`\n@highlight\n<highlight>`). The rest of the article yields candidate sentences.
+"""
+from dataclasses import dataclass
+from typing import Union
+
+from transforms.annotation import AnnotatedArticle
+from transforms.articles import Article
+from transforms.coref import CoreferenceResolver, RuleBasedResolver
+from transforms.hashing import short_digest
+from transforms.schema import rejected_row
+
+STAGE = "passage"
+HIGHLIGHT_SEP = "\n@highlight\n"
+
+
+@dataclass(frozen=True)
+class PassageConfig:
+    min_prefix_tokens: int = 100   # "at least 100 tokens"
+    min_entities: int = 4          # "at least four different entities"
+
+
+@dataclass(frozen=True)
+class Entity:
+    start: int
+    end: int      # exclusive
+    text: str
+    label: str
+    cluster: str
+
+
+@dataclass(frozen=True)
+class CandidateSentence:
+    """A sentence from the rest of the article, with its mentions (offsets in `text`)."""
+    index: int
+    text: str
+    n_tokens: int
+    words: tuple
+    mentions: tuple   # of Entity
+
+
+@dataclass(frozen=True)
+class Passage:
+    article: Article
+    passage_id: str
+    text: str
+    n_prefix_tokens: int
+    n_tokens: int
+    entities: tuple          # of Entity, in passage order
+    sentence_words: tuple    # word tuples of every passage sentence (highlights included)
+    sentences: tuple         # CandidateSentence, the rest of the article
+
+    def trigrams(self) -> frozenset:
+        return frozenset(g for words in self.sentence_words for g in ngrams(words, 3))
+
+    def clusters(self) -> frozenset:
+        return frozenset(e.cluster for e in self.entities)
+
+
+def ngrams(words, n):
+    return (tuple(words[i:i + n]) for i in range(len(words) - n + 1))
+
+
+def prefix_units(annotated: AnnotatedArticle) -> list:
+    """Units the prefix is made of: (segment, start, end, n_tokens, sentences).
+    Whole paragraphs, or whole sentences when the article is one paragraph."""
+    paras = annotated.paragraphs
+    if len(paras) > 1:
+        return [(p, 0, len(p.text), p.n_tokens, p.sentences) for p in paras]
+    if not paras:
+        return []
+    p = paras[0]
+    return [(p, s.start, s.end, s.n_tokens, (s,)) for s in p.sentences]
+
+
+def shortest_prefix(token_counts, min_tokens: int) -> int:
+    """Number of leading units whose tokens first reach `min_tokens` (0 if never)."""
+    total = 0
+    for i, n in enumerate(token_counts, start=1):
+        total += n
+        if total >= min_tokens:
+            return i
+    return 0
+
+
+def _mentions_in(segment, start, end, shift):
+    return [(m.start + shift, m.end + shift, m.text, m.label)
+            for m in segment.mentions if m.start >= start and m.end <= end]
+
+
+def build_passage(annotated: AnnotatedArticle, config: PassageConfig = PassageConfig(),
+                  resolver: CoreferenceResolver = RuleBasedResolver()) -> Union[Passage, dict]:
+    """The passage and its candidate sentences, or a rejected row with the reason."""
+    article = annotated.article
+
+    def reject(reason, detail):
+        return rejected_row(STAGE, reason, article_id=article.article_id,
+                            source_file=article.source_file, detail=detail)
+
+    units = prefix_units(annotated)
+    k = shortest_prefix([u[3] for u in units], config.min_prefix_tokens)
+    if k == 0:
+        total = sum(u[3] for u in units)
+        return reject(f"prefix_under_{config.min_prefix_tokens}_tokens",
+                      f"the whole article body has {total} tokens")
+    parts, raw, words, offset = [], [], [], 0
+    for segment, start, end, _, sents in units[:k]:
+        if parts:
+            offset += 1  # the joining space
+        raw += _mentions_in(segment, start, end, offset - start)
+        words += [s.words for s in sents]
+        parts.append(segment.text[start:end])
+        offset += end - start
+    text = " ".join(parts)
+    for h in annotated.highlights:
+        offset = len(text) + len(HIGHLIGHT_SEP)
+        raw += _mentions_in(h, 0, len(h.text), offset)
+        words += [s.words for s in h.sentences]
+        text += HIGHLIGHT_SEP + h.text
+
+    sentences_raw = []
+    for segment, _, _, _, sents in units[k:]:
+        for s in sents:
+            sentences_raw.append((s, _mentions_in(segment, s.start, s.end, -s.start),
+                                  segment.text[s.start:s.end]))
+    all_mentions = [(m[2], m[3]) for m in raw] + [
+        (m[2], m[3]) for _, ms, _ in sentences_raw for m in ms]
+    keys = iter(resolver.clusters(all_mentions))
+    entities = tuple(Entity(*m, cluster=next(keys)) for m in raw)
+    sentences = tuple(
+        CandidateSentence(i, text_, s.n_tokens, s.words,
+                          tuple(Entity(*m, cluster=next(keys)) for m in ms))
+        for i, (s, ms, text_) in enumerate(sentences_raw))
+
+    n_entities = len({e.cluster for e in entities})
+    if n_entities < config.min_entities:
+        return reject(f"under_{config.min_entities}_entities",
+                      f"{n_entities} distinct entities in the passage")
+    n_prefix = sum(u[3] for u in units[:k])
+    return Passage(
+        article=article, passage_id=short_digest(article.article_id, text, length=20),
+        text=text, n_prefix_tokens=n_prefix,
+        n_tokens=n_prefix + sum(h.n_tokens for h in annotated.highlights),
+        entities=entities, sentence_words=tuple(words), sentences=sentences)

@@ -1,0 +1,273 @@
+"""Train/dev/test split rules (paper section 3.4), as pure functions.
+
+An article, and every article sharing an exact passage text or a URL with it, forms one
+group; a group lands in exactly one split, chosen by a salted stable hash of its smallest
+article id. Origins are honoured as configured: the paper trained on the public CNN/DM
+origin only and drew dev/test 3:7 from public:crawled.
+"""
+import dataclasses
+import hashlib
+import json
+import math
+from typing import Iterable, Mapping, Optional
+
+import fsspec
+
+from transforms import io_utils
+from transforms.hashing import stable_hash
+
+SPLITS = ("train", "dev", "test")
+VALID_FOR = ("train", "dev_test", "none")
+_SCALE = float(2 ** 64)
+
+
+@dataclasses.dataclass(frozen=True)
+class SplitConfig:
+    """Fractions apply to groups allowed in every split; caps count dev/test queries."""
+    train_fraction: float = 0.8
+    dev_fraction: float = 0.1
+    test_fraction: float = 0.1
+    train_origins: Optional[tuple] = None        # None: every origin may go to train
+    dev_test_origins: Optional[tuple] = None     # None: every origin may go to dev/test
+    dev_test_origin_ratio: Optional[tuple] = None  # ((origin, weight), ...), e.g. public 0.3, crawled 0.7
+    dev_size: Optional[int] = None
+    test_size: Optional[int] = None
+    salt: str = "split"
+
+    def __post_init__(self):
+        fractions = (self.train_fraction, self.dev_fraction, self.test_fraction)
+        if min(fractions) < 0 or sum(fractions) <= 0:
+            raise ValueError(f"split fractions must be >= 0 with a positive sum, got {fractions}")
+        for name in ("train_origins", "dev_test_origins"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, tuple(sorted(value)))
+        ratio = self.dev_test_origin_ratio
+        if ratio is not None:
+            items = sorted((ratio.items() if isinstance(ratio, Mapping) else ratio))
+            if any(w < 0 for _, w in items) or sum(w for _, w in items) <= 0:
+                raise ValueError(f"dev_test_origin_ratio needs weights >= 0 with a positive sum: {items}")
+            object.__setattr__(self, "dev_test_origin_ratio", tuple((o, float(w)) for o, w in items))
+        for name in ("dev_size", "test_size"):
+            if getattr(self, name) is not None and getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0")
+
+    @classmethod
+    def paper(cls, **overrides) -> "SplitConfig":
+        """The paper's policy: train from the public origin; dev/test public:crawled 3:7."""
+        defaults = dict(train_origins=("public",), dev_test_origins=("public", "crawled"),
+                        dev_test_origin_ratio={"public": 0.3, "crawled": 0.7})
+        return cls(**{**defaults, **overrides})
+
+    def to_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        for name in ("train_origins", "dev_test_origins"):
+            d[name] = list(d[name]) if d[name] is not None else None
+        if d["dev_test_origin_ratio"] is not None:
+            d["dev_test_origin_ratio"] = dict(d["dev_test_origin_ratio"])
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "SplitConfig":
+        return cls(**d)
+
+    def allows(self, split: str, origin: str) -> bool:
+        allowed = self.train_origins if split == "train" else self.dev_test_origins
+        if split != "train" and self.dev_test_origin_ratio is not None:
+            weights = dict(self.dev_test_origin_ratio)
+            if weights.get(origin, 0.0) <= 0:
+                return False
+        return allowed is None or origin in allowed
+
+
+# --- grouping articles that share a passage text or a URL ----------------------------
+
+def passage_digest(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+def group_articles(links: Iterable[tuple]) -> dict:
+    """{article_id: group key} from (article_id, passage digest, url) triples.
+
+    Union-find: articles sharing an exact passage text or a URL share a group, whose key
+    is its smallest article id."""
+    parent = {}
+
+    def find(x):
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(a, b):
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+
+    first_by_key = {}
+    for article_id, digest, url in links:
+        find(article_id)
+        for key in (("passage", digest), ("url", url)):
+            if key[1] is None or key[1] == "":
+                continue
+            if key in first_by_key:
+                union(article_id, first_by_key[key])
+            else:
+                first_by_key[key] = article_id
+    # With union by minimum, every root is its component's smallest article id.
+    return {a: find(a) for a in parent}
+
+
+# --- assigning groups to splits ---------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class GroupSummary:
+    """What the split rules need to know about one group of articles."""
+    key: str
+    origin_queries: tuple      # ((origin, n queries), ...) sorted
+    n_dev_test: int            # queries human-validated for dev/test (all when unvalidated)
+
+    @property
+    def origins(self) -> tuple:
+        return tuple(o for o, _ in self.origin_queries)
+
+    @property
+    def n_queries(self) -> int:
+        return sum(n for _, n in self.origin_queries)
+
+    @property
+    def primary_origin(self) -> str:
+        """The origin most of the group's queries come from (ties: smallest name)."""
+        return min(self.origin_queries, key=lambda on: (-on[1], on[0]))[0]
+
+
+def summarize_group(key: str, rows: Iterable[tuple]) -> GroupSummary:
+    """`rows`: (origin, valid for dev/test) per query of the group."""
+    counts, n_dev_test = {}, 0
+    for origin, dev_test_ok in rows:
+        counts[origin] = counts.get(origin, 0) + 1
+        n_dev_test += bool(dev_test_ok)
+    return GroupSummary(key, tuple(sorted(counts.items())), n_dev_test)
+
+
+def unit_hash(key: str, salt: str) -> float:
+    """A number in [0, 1), uniform over keys and stable across processes."""
+    return stable_hash(key, salt=salt) / _SCALE
+
+
+def initial_split(group: GroupSummary, config: SplitConfig):
+    """(split, None) or (None, reason), before the dev/test origin ratio and caps."""
+    train_ok = all(config.allows("train", o) for o in group.origins)
+    dev_test_ok = all(config.allows("dev", o) for o in group.origins) and group.n_dev_test > 0
+    if not train_ok and not dev_test_ok:
+        reason = "origin_not_in_split_policy" if group.n_dev_test else "no_query_validated_for_dev_test"
+        return None, reason
+    u = unit_hash(group.key, config.salt)
+    total = config.train_fraction + config.dev_fraction + config.test_fraction
+    eval_total = config.dev_fraction + config.test_fraction
+    if train_ok and (not dev_test_ok or u < config.train_fraction / total):
+        return "train", None
+    if not train_ok:   # dev/test only: rescale u over the dev:test fractions
+        if eval_total == 0:
+            return None, "origin_not_in_split_policy"
+        return ("dev" if u < config.dev_fraction / eval_total else "test"), None
+    return ("dev" if u < (config.train_fraction + config.dev_fraction) / total else "test"), None
+
+
+def _quotas(groups, config: SplitConfig, cap: Optional[int]):
+    """({origin: max queries}, whether the cap binds) for one evaluation split."""
+    available = {}
+    for g in groups:
+        available[g.primary_origin] = available.get(g.primary_origin, 0) + g.n_dev_test
+    total = sum(available.values())
+    if config.dev_test_origin_ratio is None:
+        if cap is None or cap >= total:
+            return {o: math.inf for o in available}, False
+        return {o: cap * n / total for o, n in available.items()}, True
+    weights = {o: w for o, w in config.dev_test_origin_ratio if w > 0}
+    weight_sum = sum(weights.values())
+    size = min(available.get(o, 0) / (w / weight_sum) for o, w in weights.items())
+    capped = cap is not None and cap < size
+    if capped:
+        size = cap
+    return {o: size * w / weight_sum for o, w in weights.items()}, capped
+
+
+def assign_splits(groups: Iterable[GroupSummary], config: SplitConfig) -> dict:
+    """{group key: (split, None) or (None, reason)} for every group.
+
+    Groups are first placed by hash (`initial_split`); dev and test then keep, in a second
+    hash order, the groups that fit the origin ratio and the size caps. A group that does
+    not fit goes to train when its origins allow it, else it is rejected."""
+    groups = sorted(groups, key=lambda g: g.key)
+    result = {g.key: initial_split(g, config) for g in groups}
+    for split, cap in (("dev", config.dev_size), ("test", config.test_size)):
+        members = [g for g in groups if result[g.key][0] == split]
+        quota, capped = _quotas(members, config, cap)
+        reason = f"{split}_size_cap" if capped else "dev_test_origin_ratio"
+        used = {}
+        for g in sorted(members, key=lambda g: (unit_hash(g.key, config.salt + "/quota"), g.key)):
+            origin = g.primary_origin
+            if used.get(origin, 0) + g.n_dev_test <= quota.get(origin, 0) + 1e-9:
+                used[origin] = used.get(origin, 0) + g.n_dev_test
+            elif all(config.allows("train", o) for o in g.origins):
+                result[g.key] = ("train", None)
+            else:
+                result[g.key] = (None, reason)
+    return result
+
+
+# --- human validation -------------------------------------------------------------------
+
+def validation_allows(valid_for: str, split: str) -> bool:
+    """Train keeps queries valid for train or dev/test; dev and test only dev/test ones."""
+    if split == "train":
+        return valid_for in ("train", "dev_test")
+    return valid_for == "dev_test"
+
+
+def load_validation(path: str) -> dict:
+    """{query id: valid_for} from a human-validation output.
+
+    `path` is a directory holding `validated/*.parquet` or `validated.jsonl`, or one such
+    file. Columns: `id` and `valid_for` (one of train, dev_test, none)."""
+    candidates = ([path] if path.endswith((".parquet", ".jsonl")) else
+                  io_utils.glob(io_utils.join(path, "validated", "*.parquet"))
+                  or io_utils.glob(io_utils.join(path, "validated.jsonl")))
+    if not candidates:
+        raise FileNotFoundError(f"no validated/*.parquet or validated.jsonl under {path}")
+    records = []
+    for file in candidates:
+        if file.endswith(".parquet"):
+            table = io_utils.read_parquet(file)
+            missing = {"id", "valid_for"} - set(table.column_names)
+            if missing:
+                raise ValueError(f"{file}: missing column(s) {sorted(missing)}; "
+                                 f"has {table.column_names}")
+            records += zip(table.column("id").to_pylist(), table.column("valid_for").to_pylist())
+        else:
+            with fsspec.open(file, "r", encoding="utf-8") as f:
+                for n, line in enumerate(f, 1):
+                    if not line.strip():
+                        continue
+                    obj = json.loads(line)
+                    if "id" not in obj or "valid_for" not in obj:
+                        raise ValueError(f"{file}:{n}: needs keys 'id' and 'valid_for', got {sorted(obj)}")
+                    records.append((obj["id"], obj["valid_for"]))
+    out = {}
+    for qid, valid_for in records:
+        if valid_for not in VALID_FOR:
+            raise ValueError(f"query {qid}: valid_for must be one of {VALID_FOR}, got {valid_for!r}")
+        if out.get(qid, valid_for) != valid_for:
+            raise ValueError(f"query {qid}: conflicting valid_for values {out[qid]!r} and {valid_for!r}")
+        out[qid] = valid_for
+    return out
+
+
+# --- duplicate queries ------------------------------------------------------------------
+
+def dedup_queries(rows: Iterable[dict]):
+    """(kept, dropped) for the rows of one (passage, query text): keep the smallest id."""
+    rows = sorted(rows, key=lambda r: r["id"])
+    return rows[:1], rows[1:]

@@ -1,0 +1,141 @@
+"""Worker quality control and triple validation (paper section 3.4), as pure functions.
+
+Workers are checked against the reference answers every `check_every` submissions and
+blocked below `min_accuracy`; a blocked worker's answers do not count and their HITs are
+republished. Train keeps triples one worker answered correctly; dev/test keeps triples two
+workers answered correctly (and nobody answered wrongly).
+"""
+import dataclasses
+import re
+from typing import Iterable, NamedTuple
+
+
+@dataclasses.dataclass(frozen=True)
+class QualityConfig:
+    check_every: int = 1000        # submissions between accuracy checks
+    min_accuracy: float = 0.20     # block workers below this accuracy
+    min_answers: int = 20          # never judge a worker on fewer answers than this
+    check_at_end: bool = True      # also check once after the last submission
+    train_min_correct: int = 1     # correct workers a train triple needs
+    dev_test_min_correct: int = 2  # correct workers a dev/test triple needs
+
+
+class Submission(NamedTuple):
+    """One worker's answer to one query (compact: no passage text)."""
+    worker_id: str
+    query_id: str
+    hit_id: str
+    correct: bool
+    ambiguous: bool
+    feedback: str
+
+
+_AMBIGUITY = re.compile(r"\b(ambiguous|ambiguity|more than one|not obvious|unclear|guess(ed)?"
+                        r")\b", re.IGNORECASE)
+
+
+def is_ambiguity_report(flag: bool, feedback: str) -> bool:
+    """The worker ticked 'not obvious' or said so in the feedback box."""
+    return bool(flag) or bool(_AMBIGUITY.search(feedback or ""))
+
+
+def block_reason(n_answers: int, n_correct: int, cfg: QualityConfig) -> str | None:
+    """Why a worker with these counts is blocked at a check (None: keep the worker)."""
+    if n_answers < cfg.min_answers or n_answers == 0:
+        return None
+    accuracy = n_correct / n_answers
+    if accuracy < cfg.min_accuracy:
+        return "accuracy %.3f < %.2f after %d answers" % (accuracy, cfg.min_accuracy, n_answers)
+    return None
+
+
+def validation_status(n_answers: int, n_correct: int, cfg: QualityConfig) -> str:
+    """'dev_test' (eligible for dev/test, hence also train), 'train' or 'none'."""
+    if n_correct >= cfg.dev_test_min_correct and n_correct == n_answers:
+        return "dev_test"
+    if n_correct >= cfg.train_min_correct:
+        return "train"
+    return "none"
+
+
+@dataclasses.dataclass
+class WorkerStats:
+    submissions: int = 0
+    correct: int = 0
+    blocked_at: int | None = None   # total submissions seen at the check that blocked them
+    reason: str | None = None
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.submissions if self.submissions else 0.0
+
+
+def check_workers(subs: Iterable[Submission], cfg: QualityConfig) -> tuple[dict, int, int]:
+    """Replay submissions in order, checking every worker after each `check_every`
+    submissions (and at the end). Returns ({worker: WorkerStats}, submissions, checks)."""
+    stats: dict[str, WorkerStats] = {}
+    total = checks = 0
+
+    def check():
+        for w in stats.values():
+            if w.blocked_at is None:
+                w.reason = block_reason(w.submissions, w.correct, cfg)
+                if w.reason:
+                    w.blocked_at = total
+
+    for sub in subs:
+        w = stats.setdefault(sub.worker_id, WorkerStats())
+        w.submissions += 1
+        w.correct += int(sub.correct)
+        total += 1
+        if total % cfg.check_every == 0:
+            checks += 1
+            check()
+    if cfg.check_at_end and total % cfg.check_every:
+        checks += 1
+        check()
+    return stats, total, checks
+
+
+def validate_queries(subs: Iterable[Submission], query_ids: Iterable[str], blocked: set,
+                     cfg: QualityConfig) -> dict:
+    """One verdict per query from the answers of workers not blocked: the first answer of
+    each worker counts, repeats are ignored."""
+    def verdict(q):
+        return {"id": q, "n_answers": 0, "n_correct": 0, "n_discarded": 0,
+                "ambiguous": False, "feedback": [], "_workers": set()}
+
+    out = {q: verdict(q) for q in query_ids}
+    for sub in subs:
+        v = out.get(sub.query_id) or out.setdefault(sub.query_id, verdict(sub.query_id))
+        if sub.worker_id in blocked or sub.worker_id in v["_workers"]:
+            v["n_discarded"] += 1
+            continue
+        v["_workers"].add(sub.worker_id)
+        v["n_answers"] += 1
+        v["n_correct"] += int(sub.correct)
+        v["ambiguous"] |= sub.ambiguous
+        if sub.feedback.strip():
+            v["feedback"].append(sub.feedback.strip())
+    for v in out.values():
+        del v["_workers"]
+        v["valid_for"] = validation_status(v["n_answers"], v["n_correct"], cfg)
+    return out
+
+
+def republish(subs: Iterable[Submission], blocked: set) -> dict:
+    """{hit_id: {"assignments": n, "query_ids": [...], "workers": [...]}} for every HIT a
+    blocked worker answered: those assignments go back to the pool."""
+    out: dict[str, dict] = {}
+    seen = set()
+    for sub in subs:
+        if sub.worker_id not in blocked:
+            continue
+        h = out.setdefault(sub.hit_id, {"assignments": 0, "query_ids": [], "workers": []})
+        if (sub.hit_id, sub.worker_id) not in seen:
+            seen.add((sub.hit_id, sub.worker_id))
+            h["assignments"] += 1
+            h["workers"].append(sub.worker_id)
+        if sub.query_id not in h["query_ids"]:
+            h["query_ids"].append(sub.query_id)
+    return out
