@@ -23,3 +23,22 @@ def corpus_dir() -> pathlib.Path:
 @pytest.fixture(scope="session")
 def record_format_dir(corpus_dir) -> pathlib.Path:
     return corpus_dir / "record_format"
+
+
+@pytest.fixture(scope="session")
+def annotator():
+    """The real spaCy pipeline the job uses, loaded once per test session."""
+    from transforms.annotation import Annotator
+    return Annotator()
+
+
+@pytest.fixture(scope="session")
+def generated_dir(corpus_dir, tmp_path_factory):
+    """One in-process run of the generation job over the real corpus (CNN stories and
+    the 250 CNN/Daily Mail test articles), shared by the tests that read its output."""
+    from beam_pipelines import generate
+    out = tmp_path_factory.mktemp("generated")
+    generate.run(["--input", str(corpus_dir / "cnn_stories" / "*.story"),
+                  "--input", str(corpus_dir / "cnndm_test250.jsonl"),
+                  "--output", str(out), "--workers", "1"])
+    return out

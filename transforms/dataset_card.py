@@ -2,6 +2,8 @@
 import io
 import json
 
+from transforms.dataset_stats import stage_rows
+
 HISTOGRAMS = (  # (file, distribution key, x label)
     ("passage_length.png", "passage_tokens", "tokens per passage"),
     ("query_length.png", "query_tokens", "tokens per query"),
@@ -96,9 +98,13 @@ def render_card(stats: dict, shard_files: dict) -> str:
               "| setting | value |", "|---|---|"]
     for k, v in _flatten(stats["config"]["split"]):
         lines.append(f"| {k} | {_fmt(v)} |")
-    lines += ["", "## Funnel", "", "| counter | value |", "|---|---:|"]
-    for k, v in _flatten(stats["funnel"]):
-        lines.append(f"| {k} | {_fmt(v)} |")
+    lines += ["", "## Funnel", "", "Every stage of every job, in order: what came in, what went out, "
+              "what was rejected and the main reasons.", "",
+              "| job | stage | in | out | rejected | top reasons |", "|---|---|---:|---:|---:|---|"]
+    for job, stage, n_in, n_out, n_rej, reasons in stage_rows(stats["funnel"]):
+        top = sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
+        lines.append(f"| {job} | {stage} | {_fmt(n_in)} | {_fmt(n_out)} | {_fmt(n_rej)} | "
+                     + ", ".join(f"{k} {_fmt(v)}" for k, v in top) + " |")
     lines += ["", "## Files", "",
               "- Parquet shards, one row per query (`entities`/`answers` `end` exclusive): "
               + ", ".join(f"`{f}`" for split in ("train", "dev", "test") for f in shard_files.get(split, [])),

@@ -113,20 +113,28 @@ class DatasetStatsFn(beam.CombineFn):
 
 
 def merge_funnel(named_dicts) -> dict:
-    """Merge per-stage stats dicts (opaque) in order: nested dicts merge, numbers add up,
-    anything else is replaced by the later value."""
-    def merge(a, b):
-        if isinstance(a, dict) and isinstance(b, dict):
-            out = dict(a)
-            for k, v in b.items():
-                out[k] = merge(out[k], v) if k in out else v
-            return out
-        if isinstance(a, (int, float)) and isinstance(b, (int, float)) \
-                and not isinstance(a, bool) and not isinstance(b, bool):
-            return a + b
-        return b
+    """{job: stats dict} from (path, dict) pairs of the earlier stages' stats files.
 
+    The dicts stay opaque; each is keyed by its `job` field (else the file name), with
+    `#2`, `#3`... appended when a job appears twice."""
     funnel = {}
-    for name, d in named_dicts:
-        funnel = merge(funnel, d if isinstance(d, dict) else {name: d})
+    for path, d in named_dicts:
+        name = d.get("job") if isinstance(d, dict) and isinstance(d.get("job"), str) else None
+        name = name or path.rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        key, n = name, 1
+        while key in funnel:
+            n += 1
+            key = f"{name}#{n}"
+        funnel[key] = d
     return funnel
+
+
+def stage_rows(funnel: dict):
+    """(job, stage, in, out, rejected, reasons) for every stage account in the funnel."""
+    for job, d in funnel.items():
+        stages = d.get("stages") if isinstance(d, dict) else None
+        if not isinstance(stages, dict):
+            continue
+        for stage, a in stages.items():
+            if isinstance(a, dict) and {"in", "out"} <= set(a):
+                yield job, stage, a["in"], a["out"], a.get("rejected", 0), a.get("reasons", {})

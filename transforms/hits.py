@@ -138,7 +138,7 @@ def hit_rows(rows, per_hit: int = 1):
     rows = list(rows)
     for i in range(0, len(rows), per_hit):
         group = rows[i:i + per_hit]
-        group += group[:per_hit - len(group)]
+        group = [group[j % len(group)] for j in range(per_hit)]
         hit = {"hit_ref": "hit-" + short_digest(*[r["id"] for r in group], length=12)}
         for sfx, row in zip(slot_suffixes(per_hit), group):
             hit.update({k + sfx: v for k, v in task_values(row).items()})

@@ -101,9 +101,12 @@ def check_record_json(obj: dict, split: str):
                 yield f"{q_where}: query needs exactly one {PLACEHOLDER}"
 
 
+SUPERGLUE_FILES = {"train": "train", "dev": "val", "test": "test"}
+
+
 def check_superglue_lines(lines, split: str):
     """Invariant 6 on a SuperGLUE jsonl export: inclusive spans, running idx, no test answers."""
-    name = f"superglue/{ {'dev': 'val'}.get(split, split) }.jsonl"
+    name = f"superglue/{SUPERGLUE_FILES[split]}.jsonl"
     q_next = 0
     for n, line in enumerate(lines):
         where = f"{name} line {n + 1}"
@@ -129,3 +132,14 @@ def compare_export_ids(rows_ids: set, export_ids: set, name: str):
         yield f"{name}: query {qid!r} of the Parquet shards is missing"
     for qid in sorted(export_ids - rows_ids)[:5]:
         yield f"{name}: query {qid!r} is not in the Parquet shards"
+
+
+def compare_record_answers(answers_by_id: dict, obj: dict, split: str):
+    """Each exported answer is the row's answer with `end - 1` (inclusive)."""
+    for entry in obj.get("data", []):
+        for qa in entry["qas"]:
+            expected = answers_by_id.get(qa["id"])
+            got = [(a["start"], a["end"] + 1, a["text"]) for a in qa.get("answers", [])]
+            if expected is not None and got and got != expected:
+                yield (f"record/{split}.json query {qa['id']!r}: answers {got} (made exclusive) "
+                       f"differ from the Parquet row's {expected}")

@@ -1,0 +1,81 @@
+"""The composite transforms of the generation job, run with TestPipeline."""
+import json
+
+import apache_beam as beam
+from apache_beam.testing.test_pipeline import TestPipeline
+from apache_beam.testing.util import assert_that, equal_to
+
+from transforms.accounting import COUNTS, REJECTED, SumCounts
+from transforms.annotation import AnnotateConfig
+from transforms.articles import Article
+from transforms.clean import CleanConfig
+from transforms.generation import (CurateArticles, GenerateClozeQueries, GenerateConfig,
+                                   ReadArticles)
+
+from tests.test_passages_and_queries import HIGHLIGHTS, PARAGRAPHS
+
+STORY = "\n\n".join(PARAGRAPHS) + "\n\n" + "".join(f"@highlight\n\n{h}\n\n" for h in HIGHLIGHTS)
+
+
+def _reasons(rows):
+    return sorted(r["reason"] for r in rows)
+
+
+def test_read_articles_parses_and_rejects(tmp_path):
+    (tmp_path / "good.story").write_text(STORY)
+    (tmp_path / "notes.txt").write_text("hello")
+    (tmp_path / "x.jsonl").write_text(
+        json.dumps({"id": "j1", "article": "Body.", "highlights": ["h"]}) + "\n{broken\n")
+    with TestPipeline() as p:
+        out = p | ReadArticles([(str(tmp_path / "*"), "public"),
+                                (str(tmp_path / "missing-*.story"), "crawled")])
+        assert_that(out["main"] | beam.Map(lambda a: (a.article_id, a.origin)),
+                    equal_to([("good", "public"), ("j1", "public")]), label="Articles")
+        assert_that(out[REJECTED] | beam.combiners.ToList() | beam.Map(_reasons),
+                    equal_to([["broken_json_line", "no_files_match", "unknown_file_type"]]),
+                    label="Rejected")
+        assert_that(out[COUNTS] | beam.CombineGlobally(SumCounts()),
+                    equal_to([{"read.in": 5, "read.out": 2, "read.rejected.broken_json_line": 1,
+                               "read.rejected.no_files_match": 1,
+                               "read.rejected.unknown_file_type": 1}]), label="Counts")
+
+
+def _article(article_id, paragraphs=PARAGRAPHS, source_file="f"):
+    return Article(article_id, tuple(paragraphs), HIGHLIGHTS, None, None, "public", source_file)
+
+
+def test_curate_deduplicates_deterministically_and_annotates():
+    articles = [_article("a"), _article("a", PARAGRAPHS[:3], "other-file"), _article("b"),
+                _article("empty", ())]
+    with TestPipeline() as p:
+        out = (p | beam.Create(articles)
+               | CurateArticles(CleanConfig(), AnnotateConfig(batch_size=2)))
+        assert_that(out["main"] | beam.Map(lambda a: (a.article.article_id,
+                                                      len(a.paragraphs) > 0,
+                                                      sum(len(s.mentions) for s in a.paragraphs) > 5)),
+                    equal_to([("a", True, True), ("b", True, True)]), label="Annotated")
+        assert_that(out[REJECTED] | beam.Map(lambda r: (r["stage"], r["reason"], r["article_id"])),
+                    equal_to([("clean", "only_highlights", "empty"),
+                              ("deduplicate", "duplicate_article_id", "a")]), label="Rejected")
+
+
+def test_generate_cloze_queries_from_annotated_articles(annotator):
+    annotated = annotator.annotate([_article("a")])
+    with TestPipeline() as p:
+        out = p | beam.Create(annotated) | GenerateClozeQueries(GenerateConfig())
+        assert_that(out["main"] | beam.Map(lambda r: (r["article_id"], r["query"].count("@placeholder"),
+                                                      len(r["answers"]) > 0)),
+                    lambda rows: _all_ok(rows), label="Queries")
+        assert_that(out[COUNTS] | beam.CombineGlobally(SumCounts()), _balanced, label="Counts")
+
+
+def _all_ok(rows):
+    assert rows, "no query generated"
+    assert all(r == ("a", 1, True) for r in rows), rows
+
+
+def _balanced(sums):
+    (flat,) = sums
+    for stage in ("passage", "sentence", "query"):
+        rejected = sum(v for k, v in flat.items() if k.startswith(f"{stage}.rejected."))
+        assert flat[f"{stage}.in"] == flat.get(f"{stage}.out", 0) + rejected, (stage, flat)

@@ -1,0 +1,359 @@
+"""Human validation stage: the page, the MTurk batch export, the local server with its SQLite
+store, and a round trip through a fabricated MTurk results CSV (paper section 3.4)."""
+import csv
+import html
+import html.parser
+import json
+import pathlib
+import random
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from beam_pipelines import human_validation as hv
+from transforms import hits as H
+from transforms.record_metric import normalize_answer
+from transforms.schema import CANDIDATE_SCHEMA
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+
+
+# --- real candidates --------------------------------------------------------------------
+
+def write_record_candidates(record_format_dir: pathlib.Path, out_dir: pathlib.Path) -> list:
+    """The real ReCoRD passages of the SuperGLUE sample as CANDIDATE_SCHEMA rows
+    (inclusive ends made exclusive), written to out_dir/candidates-00000.parquet."""
+    rows = []
+    for split in ("train", "val"):
+        for line in (record_format_dir / "superglue_jsonl" / f"{split}.jsonl").open():
+            item = json.loads(line)
+            text = item["passage"]["text"]
+            pid = "%s-%d" % (split, item["idx"])
+            ents = [{"start": e["start"], "end": e["end"] + 1,
+                     "text": text[e["start"]:e["end"] + 1], "label": ""}
+                    for e in item["passage"]["entities"]]
+            for qa in item["qas"]:
+                rows.append({
+                    "id": "%s-%d" % (pid, qa["idx"]), "passage_id": pid, "article_id": pid,
+                    "source": "dailymail", "origin": "public", "url": None, "passage": text,
+                    "entities": ents, "query": qa["query"], "fold": 0,
+                    "answers": [{"start": a["start"], "end": a["end"] + 1, "text": a["text"]}
+                                for a in qa["answers"]]})
+    out_dir.mkdir(parents=True, exist_ok=True)
+    pq.write_table(pa.Table.from_pylist(rows, schema=CANDIDATE_SCHEMA),
+                   out_dir / "candidates-00000.parquet")
+    return rows
+
+
+@pytest.fixture(scope="module")
+def record_candidates(tmp_path_factory, record_format_dir):
+    out = tmp_path_factory.mktemp("record") / "candidates"
+    return out, write_record_candidates(record_format_dir, out)
+
+
+@pytest.fixture(scope="module")
+def generated_candidates(tmp_path_factory, corpus_dir):
+    """The generator's candidates from the 20 real CNN stories (about 10 s)."""
+    out = tmp_path_factory.mktemp("generated")
+    cmd = [sys.executable, "-m", "beam_pipelines.generate", "--workers", "1",
+           "--input", str(corpus_dir / "cnn_stories" / "*.story"), "--output", str(out)]
+    done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    table = pq.read_table(out / "candidates")
+    assert table.num_rows >= 40, "too few real candidates for a round trip"
+    return out / "candidates", table.to_pylist()
+
+
+# --- the page ---------------------------------------------------------------------------
+
+class _Spans(html.parser.HTMLParser):
+    """Collects the clickable entity spans and the visible text of rendered HTML."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.spans, self.text, self.items, self._open = [], [], 0, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.items += tag == "li"
+        if tag == "span" and attrs.get("class") == "entity":
+            self._open = [int(attrs["data-start"]), int(attrs["data-end"]), ""]
+
+    def handle_endtag(self, tag):
+        if tag == "span" and self._open:
+            self.spans.append(tuple(self._open))
+            self._open = None
+
+    def handle_data(self, data):
+        self.text.append(data)
+        if self._open:
+            self._open[2] += data
+
+
+def test_passage_html_makes_every_real_entity_clickable(record_candidates):
+    _, rows = record_candidates
+    for row in rows:
+        parsed = _Spans()
+        parsed.feed(H.render_passage_html(row["passage"], row["entities"]))
+        spans = {(e["start"], e["end"], e["text"]) for e in row["entities"]}
+        assert set(parsed.spans) == spans
+        assert parsed.items == row["passage"].count(H.HIGHLIGHT)
+        assert "".join(parsed.text) == row["passage"].replace(H.HIGHLIGHT, "")
+        query = H.render_query_html(row["query"])
+        assert query.count('class="placeholder"') == 1 and "@placeholder" in query
+
+
+def test_markup_in_the_text_is_escaped_and_overlaps_are_skipped():
+    passage = "<b>Smith</b> & Jones met Smith Jones\n@highlight\nJones ${won}"
+    ents = [{"start": 3, "end": 8, "text": "Smith"}, {"start": 15, "end": 20, "text": "Jones"},
+            {"start": 25, "end": 36, "text": "Smith Jones"},
+            {"start": 31, "end": 36, "text": "Jones"},      # inside the previous mention
+            {"start": 49, "end": 54, "text": "Jones"}]
+    out = H.render_passage_html(passage, ents)
+    assert "<b>" not in out and "&lt;b&gt;" in out and "&amp;" in out
+    assert out.count('class="entity"') == 4
+    assert H.substitute("x ${v} y", {"v": out}) == "x %s y" % out   # no second pass
+    with pytest.raises(KeyError):
+        H.substitute("${a} ${b}", {"a": 1})
+
+
+def test_row_problems_are_reported():
+    row = {"passage": "Ann met Bob.", "query": "@placeholder smiled.",
+           "entities": [{"start": 0, "end": 3, "text": "Ann"}, {"start": 8, "end": 11, "text": "Bob"}],
+           "answers": [{"start": 8, "end": 11, "text": "Bob"}]}
+    assert H.row_problem(row) is None
+    assert H.row_problem({**row, "query": "Bob smiled."}) == "placeholder_count"
+    assert H.row_problem({**row, "answers": []}) == "no_answers"
+    assert H.row_problem({**row, "answers": [{"start": 8, "end": 10, "text": "Bo"}]}) \
+        == "answer_not_entity"
+    assert H.row_problem({**row, "answers": [{"start": 7, "end": 10, "text": "Bob"}]}) \
+        == "span_text_mismatch"
+
+
+# --- export -----------------------------------------------------------------------------
+
+def _read_csv(path):
+    csv.field_size_limit(1 << 30)
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def test_export_writes_an_mturk_batch_and_a_self_contained_page(generated_candidates, tmp_path):
+    cand_dir, rows = generated_candidates
+    filtered = tmp_path / "filtered"          # the filter's layout: DIR/filtered/kept/*.parquet
+    shutil.copytree(cand_dir, filtered / "kept")
+    manifest = hv.run(["export", "--filtered", str(filtered), "--output",
+                       str(tmp_path / "hits"), "--per-hit", "3"])
+    assert manifest["queries"] == len(rows) and manifest["skipped"] == {}
+    hits = _read_csv(tmp_path / "hits" / "hits.csv")
+    assert len(hits) == -(-len(rows) // 3) == manifest["hits"]
+    template = (tmp_path / "hits" / "mturk_template.html").read_text()
+    assert H.template_variables(template) <= set(hits[0])       # MTurk needs every ${var}
+    assert "reference_answers" not in template                  # answers never reach workers
+    assert not re.search(r"(src|href)\s*=\s*[\"']?(https?:)?//", template)  # no CDN
+    assert template.count('class="task"') == 3
+    by_id = {r["id"]: r for r in rows}
+    exported = [h["query_id" + s] for h in hits for s in ("_1", "_2", "_3")]
+    assert set(exported) == set(by_id)
+    for hit in hits:
+        for sfx in ("_1", "_2", "_3"):
+            row = by_id[hit["query_id" + sfx]]
+            refs = json.loads(hit["reference_answers" + sfx])
+            assert [(a["start"], a["end"], a["text"]) for a in refs] == \
+                [(a["start"], a["end"], a["text"]) for a in row["answers"]]
+            assert html.unescape(re.sub("<[^>]+>", "", hit["passage_html" + sfx])) == \
+                row["passage"].replace(H.HIGHLIGHT, "")
+    preview = (tmp_path / "hits" / "preview.html").read_text()
+    assert "${" not in preview and hits[0]["query_id_1"] in preview
+    # same input, same batch
+    hv.run(["export", "--filtered", str(cand_dir), "--output", str(tmp_path / "again"),
+            "--per-hit", "3"])
+    assert (tmp_path / "again" / "hits.csv").read_bytes() == \
+        (tmp_path / "hits" / "hits.csv").read_bytes()
+
+
+# --- round trip through a fabricated MTurk results CSV ----------------------------------
+
+def _pick(row, correct, rng):
+    """A click: an answer mention when `correct`, else an entity that is no answer."""
+    answers = row["answers"]
+    if correct:
+        return answers[rng.randrange(len(answers))]
+    texts = {normalize_answer(a["text"]) for a in answers}
+    spans = {(a["start"], a["end"]) for a in answers}
+    wrong = [e for e in row["entities"]
+             if normalize_answer(e["text"]) not in texts and (e["start"], e["end"]) not in spans]
+    return rng.choice(wrong) if wrong else None
+
+
+def _fabricate_results(hits, by_id, path):
+    """MTurk batch results for per_hit=1 HITs: two honest first-pass workers (about 80%
+    right), an honest second worker on half of the HITs (the dev/test candidates), a
+    spammer clicking random entities on two thirds of them, and one rejected assignment.
+    Returns (expected {query_id: (n_answers, n_correct)}, {spammer HIT id: right?})."""
+    rng = random.Random(13)
+    out, expected, spam_hits = [], {}, {}
+    fields = None
+    for i, hit in enumerate(hits):
+        row, hit_id = by_id[hit["query_id"]], "HIT%04d" % i
+        plan = [("honest%d" % (i % 2 + 1), i % 5 != 0)]
+        if i % 2 == 0:
+            plan.append(("honest3", i % 3 != 0))
+        answered = correct = 0
+        for worker, right in plan:
+            ent = _pick(row, right, rng)
+            if ent is None:
+                continue
+            answered, correct = answered + 1, correct + right
+            fb = "not obvious, I guessed" if i % 7 == 0 and worker == "honest1" else ""
+            out.append((hit, hit_id, worker, "Approved", ent, fb))
+        if i % 3:  # the spammer clicks one of the passage's distinct entities at random
+            ents = {normalize_answer(e["text"]): e for e in row["entities"]}
+            pick = rng.choice(sorted(ents))
+            out.append((hit, hit_id, "spammer", "Submitted", ents[pick], ""))
+            spam_hits[hit_id] = pick in {normalize_answer(a["text"]) for a in row["answers"]}
+        if i == 1:  # a rejected assignment never counts, even when right
+            out.append((hit, hit_id, "rejected1", "Rejected", row["answers"][0], ""))
+        expected[hit["query_id"]] = (answered, correct)
+    records = []
+    for n, (hit, hit_id, worker, status, ent, fb) in enumerate(out):
+        record = {"HITId": hit_id, "AssignmentId": "A%05d" % n, "WorkerId": worker,
+                  "AssignmentStatus": status, "WorkTimeInSeconds": "42",
+                  # submissions interleave across HITs; the file lists them HIT by HIT
+                  "SubmitTime": "Thu Oct 25 %02d:%02d:%02d PDT 2018" % (
+                      8 + (n * 7919 % len(out)) // 3600, (n * 7919 % len(out)) // 60 % 60,
+                      (n * 7919 % len(out)) % 60)}
+        record.update({"Input." + k: v for k, v in hit.items()})
+        record.update({"Answer.query_id": hit["query_id"], "Answer.answer": ent["text"],
+                       "Answer.answer_start": ent["start"], "Answer.answer_end": ent["end"],
+                       "Answer.ambiguous": "on" if fb else "", "Answer.feedback": fb,
+                       "Answer.time_spent_ms": "41000"})
+        fields = fields or list(record)
+        records.append(record)
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(records)
+    return expected, spam_hits
+
+
+def test_round_trip_blocks_the_spammer_and_keeps_the_right_triples(generated_candidates,
+                                                                    tmp_path):
+    cand_dir, rows = generated_candidates
+    hv.run(["export", "--filtered", str(cand_dir), "--output", str(tmp_path / "hits")])
+    hits = _read_csv(tmp_path / "hits" / "hits.csv")
+    expected, spam_hits = _fabricate_results(hits, {r["id"]: r for r in rows},
+                                             tmp_path / "results.csv")
+    summary = hv.run(["ingest", "--results", str(tmp_path / "results.csv"),
+                      "--output", str(tmp_path / "validated"), "--min-answers", "10"])
+    out = tmp_path / "validated"
+    # random clicks on these passages (about 8 distinct entities) score about 17%: close
+    # to the paper's 20% bar, so check the fabricated spammer really is below it
+    spam_accuracy = sum(spam_hits.values()) / len(spam_hits)
+    assert spam_accuracy < 0.20, "fabricated spammer scored %.2f: change the seed" % spam_accuracy
+    workers = {w["worker_id"]: w for w in _read_csv(out / "workers.csv")}
+    assert set(workers) == {"honest1", "honest2", "honest3", "spammer"}
+    assert float(workers["spammer"]["accuracy"]) == round(spam_accuracy, 4)
+    assert all(float(workers[w]["accuracy"]) > 0.6 for w in ("honest1", "honest2", "honest3"))
+    assert [w["worker_id"] for w in _read_csv(out / "block_workers.csv")] == ["spammer"]
+    assert summary["blocked_workers"] == ["spammer"] and summary["rejected_assignments"] == 1
+    republish = _read_csv(out / "republish_hits.csv")
+    assert {r["hit_id"] for r in republish} == spam_hits
+    assert all(r["assignments"] == "1" and r["workers"] == "spammer" for r in republish)
+
+    verdicts = [json.loads(line) for line in (out / "validated.jsonl").open()]
+    assert [v["id"] for v in verdicts] == sorted(r["id"] for r in rows)
+    for v in verdicts:
+        n, c = expected[v["id"]]
+        want = "dev_test" if n == c == 2 else "train" if c >= 1 else "none"
+        assert (v["n_answers"], v["n_correct"], v["valid_for"]) == (n, c, want), v["id"]
+    kinds = {v["valid_for"] for v in verdicts}
+    assert kinds == {"train", "dev_test", "none"}
+    ambiguous = [v for v in verdicts if v["ambiguous"]]
+    assert ambiguous and all(v["feedback"] == ["not obvious, I guessed"] for v in ambiguous)
+    assert summary["valid_for"] == {k: sum(v["valid_for"] == k for v in verdicts)
+                                    for k in ("train", "dev_test", "none")}
+
+    # checked every 40 submissions instead of once at the end: blocked at a checkpoint
+    summary = hv.run(["ingest", "--results", str(tmp_path / "results.csv"), "--output",
+                      str(tmp_path / "v40"), "--min-answers", "10", "--check-every", "40"])
+    spam = {w["worker_id"]: w for w in _read_csv(tmp_path / "v40" / "workers.csv")}["spammer"]
+    assert spam["blocked"] == "True" and int(spam["blocked_at_submission"]) % 40 == 0
+    assert summary["checks"] == -(-summary["submissions"] // 40)
+
+    # with too high a bar for blocking, nobody is blocked and the spammer's answers count
+    summary = hv.run(["ingest", "--results", str(tmp_path / "results.csv"),
+                      "--output", str(tmp_path / "lenient"), "--min-answers", "1000"])
+    assert summary["blocked_workers"] == [] and summary["republish_hits"] == 0
+
+
+# --- the local server and its SQLite store ----------------------------------------------
+
+@pytest.fixture
+def local_server(record_candidates, tmp_path):
+    cand_dir, rows = record_candidates
+    hv.run(["export", "--filtered", str(cand_dir), "--output", str(tmp_path / "hits")])
+    db = tmp_path / "annotations.sqlite"
+    server = hv.make_server(str(tmp_path / "hits"), str(db), "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield "http://127.0.0.1:%d" % server.server_address[1], db, rows, tmp_path
+    server.shutdown()
+    server.server_close()
+
+
+def _post(url, form):
+    data = urllib.parse.urlencode(form).encode()
+    return urllib.request.urlopen(urllib.request.Request(url, data=data), timeout=10)
+
+
+def test_local_server_stores_answers_in_sqlite(local_server):
+    base, db, rows, tmp = local_server
+    by_id = {r["id"]: r for r in rows}
+    landing = urllib.request.urlopen(base + "/", timeout=10).read().decode()
+    assert 'name="workerId"' in landing
+    seen = []
+    for _ in range(len(rows)):
+        page = urllib.request.urlopen(base + "/next?workerId=ann", timeout=10)
+        hit_ref = urllib.parse.urlsplit(page.geturl()).path.rsplit("/", 1)[1]
+        body = page.read().decode()
+        qid = re.search(r'name="query_id" value="([^"]+)"', body).group(1)
+        seen.append(qid)
+        answer = by_id[qid]["answers"][0]
+        form = {"worker_id": "ann", "hit_ref": hit_ref, "query_id": qid, "time_spent_ms": "31000",
+                "answer": answer["text"], "answer_start": answer["start"],
+                "answer_end": answer["end"], "feedback": "", "assignmentId": ""}
+        if len(seen) == 1:
+            with pytest.raises(urllib.error.HTTPError) as err:   # no answer clicked
+                _post(base + "/hit/submit", {**form, "answer": ""})
+            assert err.value.code == 400
+            with pytest.raises(urllib.error.HTTPError):           # a query of another HIT
+                _post(base + "/hit/submit", {**form, "query_id": "nope"})
+            form.update(ambiguous="on", feedback="two people could fit")
+        _post(base + "/hit/submit", form)
+    assert sorted(seen) == sorted(by_id)                 # each HIT once, then no more
+    done = urllib.request.urlopen(base + "/next?workerId=ann", timeout=10).read().decode()
+    assert 'id="done"' in done
+    # a second annotator gets work again when two assignments are wanted; here one is
+    assert 'id="done"' in urllib.request.urlopen(base + "/next?workerId=bob").read().decode()
+
+    with sqlite3.connect(db) as con:
+        stored = con.execute("SELECT worker_id, query_id, answer, ambiguous, feedback,"
+                             " time_spent_ms FROM annotations ORDER BY id").fetchall()
+    assert [s[1] for s in stored] == seen
+    assert stored[0][3:] == (1, "two people could fit", 31000)
+    assert all(s[0] == "ann" and s[2] == by_id[s[1]]["answers"][0]["text"] for s in stored)
+
+    summary = hv.run(["ingest", "--results", str(db), "--output", str(tmp / "validated")])
+    assert summary["valid_for"] == {"train": len(rows), "dev_test": 0, "none": 0}
+    assert summary["ambiguous"] == 1 and summary["blocked_workers"] == []

@@ -1,0 +1,87 @@
+"""Passage building and cloze queries on real spaCy annotations of a small story."""
+import pytest
+
+from transforms.articles import Article
+from transforms.clean import clean_article
+from transforms.cloze import PLACEHOLDER, QueryConfig, passage_row, queries_for_sentence
+from transforms.passages import HIGHLIGHT_SEP, PassageConfig, build_passage, shortest_prefix
+from transforms.sentences import select_sentence
+
+PARAGRAPHS = (
+    "PARIS, France (CNN) -- Marie Dubois, the mayor of Lyon, announced on Monday that the "
+    "city will close the Pont Lafayette bridge for repairs after engineers from the National "
+    "Bridge Agency found deep cracks in its supports.",
+    "Dubois said the closure would last at least six months and that ferries run by Rhone "
+    "Transit would carry commuters across the river while the work goes on. The Ministry of "
+    "Transport in Paris has promised emergency funds for the project, she told reporters at "
+    "the town hall.",
+    "Critics in the opposition Green Party said the mayor had ignored warnings about the "
+    "bridge for years and demanded an independent inquiry into the state of the structure.",
+    "Local shopkeepers near the bridge fear that months of closure will drive customers "
+    "away from the old quarter of Lyon.",
+    "Dubois insisted that public safety had to come before commerce, adding that her "
+    "administration would compensate traders who lose income during the repairs.",
+    "Is this really the end of the old bridge that has served Lyon for two centuries?",
+)
+HIGHLIGHTS = ("Lyon mayor Marie Dubois closes the Pont Lafayette bridge",
+              "Engineers found cracks in the supports of the bridge")
+
+
+@pytest.fixture(scope="module")
+def annotated(annotator):
+    article = clean_article(Article("story-1", PARAGRAPHS, HIGHLIGHTS, None, None, "public", "f"))
+    return annotator.annotate([article])[0]
+
+
+def test_shortest_prefix():
+    assert shortest_prefix([40, 50, 30], 100) == 3
+    assert shortest_prefix([120], 100) == 1
+    assert shortest_prefix([40, 50], 100) == 0
+
+
+def test_passage_is_paragraph_prefix_plus_highlights(annotated):
+    p = build_passage(annotated)
+    assert not isinstance(p, dict), p
+    assert p.n_prefix_tokens >= 100
+    # shortest prefix: without its last paragraph it would be under 100 tokens
+    counts = [seg.n_tokens for seg in annotated.paragraphs]
+    k = shortest_prefix(counts, 100)
+    assert sum(counts[:k - 1]) < 100 <= sum(counts[:k]) == p.n_prefix_tokens
+    assert p.text.split(HIGHLIGHT_SEP)[0] == " ".join(annotated.article.paragraphs[:k])
+    assert p.text.split(HIGHLIGHT_SEP)[1:] == list(HIGHLIGHTS)
+    for e in p.entities:
+        assert p.text[e.start:e.end] == e.text
+    assert len(p.sentences) == len(PARAGRAPHS) - k   # the rest: one sentence a paragraph
+
+
+def test_passage_rejections(annotated):
+    short = build_passage(annotated, PassageConfig(min_prefix_tokens=10_000))
+    assert short["reason"] == "prefix_under_10000_tokens" and short["stage"] == "passage"
+    few = build_passage(annotated, PassageConfig(min_entities=50))
+    assert few["reason"] == "under_50_entities"
+
+
+def test_queries_replace_one_mention_and_answers_are_coreferent(annotated):
+    p = build_passage(annotated)
+    kept = [s for s in p.sentences
+            if select_sentence(s, p.trigrams(), p.clusters()) is None]
+    reasons = {select_sentence(s, p.trigrams(), p.clusters()) for s in p.sentences}
+    assert "question" in reasons
+    assert kept, "the Dubois sentences should survive the rules"
+    shared = passage_row(p, QueryConfig(folds=5))
+    rows = [row for s in kept for kind, row in queries_for_sentence(p, s, shared)
+            if kind == "query"]
+    assert rows
+    for r in rows:
+        assert r["query"].count(PLACEHOLDER) == 1
+        assert r["answers"]
+        spans = {(e["start"], e["end"]) for e in r["entities"]}
+        for a in r["answers"]:
+            assert r["passage"][a["start"]:a["end"]] == a["text"]
+            assert (a["start"], a["end"]) in spans
+        assert 0 <= r["fold"] < 5
+    dubois = [r for r in rows if r["query"].startswith("@placeholder insisted")]
+    assert dubois, [r["query"] for r in rows]
+    # "Dubois" in the query answers with every mention of Marie Dubois in the passage
+    assert "Marie Dubois" in {a["text"] for a in dubois[0]["answers"]}
+    assert len({r["id"] for r in rows}) == len(rows)
