@@ -2,7 +2,7 @@ LYON, France (CNN) -- Claire Montvallon, a former schoolteacher from Grenoble, w
 
 Montvallon defeated council president Bertrand Ollivier of the Green Progress Movement (GPM), who had led the region for two terms. Official figures published by the Regional Electoral Commission (REC) showed that 63 percent of registered voters cast ballots, the highest share for a regional poll in France since 1998.
 
-The result is being watched closely in Paris, where Prime Minister Étienne Roubaix faces a national parliamentary election next spring.
+The result is being watched closely in the capital, where Prime Minister Étienne Roubaix faces a national parliamentary election next spring.
 
 Speaking to cheering supporters in Lyon late on Sunday night, Montvallon promised to freeze public transport fares for three years and to open twelve vocational colleges across the valley. "People here told us they were tired of waiting for trains that never come," she said. "We heard them, and tomorrow we start working."  Watch Montvallon's victory speech »
 
@@ -14,7 +14,7 @@ The CRU campaign concentrated heavily on small rural towns, where bus routes hav
 
 The REC said it had received 212 formal complaints about irregularities at polling stations, most concerning late-opening offices and missing ballot papers in mountain villages. None of those complaints appeared serious enough to alter the outcome in any district, according to a spokesman for the REC.
 
-Roubaix congratulated Montvallon in a brief written statement but declined to answer questions from reporters about what her victory might mean for his government. Members of his own centrist coalition privately described the Grenoble politician's win as a warning ahead of next year's vote.
+Roubaix congratulated Montvallon in a brief written statement but declined to answer questions from reporters about what her victory might mean for his government. Members of his own centrist coalition privately described the Grenoble politician's win as an alarm bell ahead of next year's vote.
 
 Ollivier, 58, has not said whether he intends to keep his seat in the assembly, and several GPM officials suggested the party would hold a leadership contest before Christmas.
 

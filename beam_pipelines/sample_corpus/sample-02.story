@@ -22,6 +22,8 @@ Wexmoor United sit 11th in the Premier League after nine matches and have won on
 
 Moura, who has been sidelined by a hamstring injury since August, posted a message online welcoming his new team-mate and predicting that the pair would form a dangerous partnership up front.
 
+Fairbrother confirmed that Calado would wear the number 11 shirt, vacated in the summer when veteran midfielder Gareth Pryce retired after fourteen seasons at the club.
+
 Serrano said in a statement that Atlântico were sad to lose a player who had come through their academy, but that the money would be reinvested in young talent from Lisbon and beyond.
 
 @highlight

@@ -14,7 +14,9 @@ Halvorsen urged employers in Duluth to let staff work from home where possible a
 
 Leaders in Superior, where many residents travel across the channel each morning to work at Duluth's hospitals and port, said they had received no advance warning. Officials in Wisconsin said they would seek federal emergency funding to help communities on both banks cope.
 
-The shutdown has revived questions about the condition of ageing infrastructure across Minnesota and its neighbours. A 2012 survey by the MHSA listed 214 spans in Minnesota as structurally deficient, though the Harbor Point Bridge did not appear on that list.
+The shutdown has revived questions about the condition of ageing infrastructure across Minnesota and its neighbours. A 2012 survey by the MHSA listed 214 spans in Minnesota as structurally deficient, though the Duluth crossing did not appear on that list.
+
+Okafor said MHSA inspectors would also re-examine four other bridges built in Minnesota during the same decade using a similar steel design.
 
 Andrea Lindqvist, a lead engineer at Caldwell & Brandt, said the damage had been hidden beneath layers of paint applied during a repair project in the 1990s. "You could not have seen this from the road deck," Lindqvist said.
 

@@ -14,13 +14,17 @@ Doyle visited an evacuation center set up in a sports stadium on the eastern edg
 
 The WAFRC said investigators were examining whether the fire had been lit deliberately, after witnesses reported seeing a car speeding away from the spot where smoke first appeared. Holloway urged anyone with information to contact police.
 
+Holloway warned that spot fires could still jump containment lines overnight. The WAFRC has requested extra crews and two large air tankers from interstate agencies.
+
 Forecasters expect a cool change to arrive on Monday afternoon, bringing lighter winds to the Perth hills, though no significant rain is predicted for the rest of the week.
 
 Electricity was cut to about 9,000 properties as a precaution, and a stretch of highway linking Mundaring with the city remained closed in both directions late on Sunday.
 
-Doyle said soldiers from the Australian Defence Force would arrive overnight to help police manage roadblocks and check on elderly residents who had refused to leave.
+Doyle said ADF troops would arrive overnight to help police manage roadblocks and check on elderly residents who had refused to leave.
 
-The WAFRC described the blaze as the most destructive in the region for more than a decade.
+Doyle thanked volunteer firefighters, many of whom had left their own properties unguarded to defend neighbouring homes across the Perth hills.
+
+The WAFRC described the blaze as the most destructive to hit the hills around Perth for more than a decade.
 
 E-mail to a friend
 

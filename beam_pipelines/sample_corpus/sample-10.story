@@ -1,6 +1,6 @@
 SPLIT, Croatia (CNN) -- “The Salt Orchard,” a quiet drama about two sisters running a failing olive farm, won the Golden Lighthouse for best film at the Adriatic Film Festival on Saturday night.
 
-The film is the second feature by Georgian director Nino Beridze, who accepted the prize from jury president Mathilde Aubrac, the French actress, at a ceremony inside the city’s ancient Diocletian’s Palace.
+The film is the second feature by Georgian director Nino Beridze, from Tbilisi, who accepted the prize from jury president Mathilde Aubrac, the French actress, at a ceremony inside the city’s ancient Diocletian’s Palace.
 
 Festival director Ivana Kovačić said this year’s edition had sold a record 62,000 tickets, and that 14 of the 18 films in competition were world premieres. Croatian actor Luka Perić was named best actor.
 
@@ -12,15 +12,19 @@ Perić won his award for playing a grieving fisherman in “Low Water,” a dome
 
 The prize for best director went to South Korean filmmaker Bae Min-gyu for “Glass Harbour,” a thriller set among smugglers in the port of Busan.
 
+Perić, 41, dedicated his prize to the fishermen who had coached him on boats near Split during months of preparation for the role.
+
 Kovačić said organisers had expanded the programme this year to include outdoor screenings on the waterfront promenade in Split, which drew crowds of several thousand people each evening.
 
-Founded in 1996, the Adriatic Film Festival has grown into one of the most important showcases for cinema from southern and eastern Europe. Earlier winners of the Golden Lighthouse have gone on to compete at larger festivals in Cannes and Berlin.
+Founded in 1996, the event in Split has grown into one of the most important showcases for cinema from southern and eastern Europe. Several previous Golden Lighthouse winners have later found success at far bigger festivals.
 
 International distributors have already shown interest in Beridze’s drama, according to its Tbilisi-based producer, which said it expected to announce a sales deal within days.
 
+Kovačić said ticket sales had risen by almost a fifth compared with last year, helped by strong demand from tourists staying in Split over the summer.
+
 Aubrac, who has appeared in more than 40 films during a career spanning four decades, said she had been moved by how many young directors were telling stories about rural life and migration.
 
-Kovačić confirmed that next year’s festival would run for ten days instead of eight, with a new competition section devoted to documentaries from the Balkans.
+Kovačić confirmed that next year’s festival would run for ten days instead of eight, with a new competition section devoted to documentaries from across the region.
 
 @highlight
 

@@ -4,11 +4,13 @@ The 48-hour strike was called by the Federation of Port and Transport Workers (F
 
 FPTW leader Koen Verhaegen told a rally of some 2,000 workers outside the port's main gate that the union would not "let robots replace families." Belgian Labour Minister Frédéric Lambotte called on both sides to return to negotiations.
 
-By Monday afternoon, at least 23 container ships were anchored in the North Sea waiting for berths, and long lines of trucks had formed on motorways leading to the docks.
+By Monday afternoon, at least 23 container ships were anchored off the coast waiting for berths, and long lines of trucks had formed on motorways leading to the docks.
 
-SCG spokeswoman Els Mertens said the company had offered to retrain every employee affected by the new equipment and had promised that nobody would be forced out before retirement age. "We cannot stand still while rival ports in Rotterdam and Hamburg invest in modern technology," Mertens said.
+Els Mertens, speaking for SCG, said the company had offered to retrain every employee affected by the new equipment and had promised that nobody would be forced out before retirement age. "We cannot stand still while our competitors invest in modern technology," Mertens said.
 
 Verhaegen dismissed that offer as vague, saying the operator had refused to put its guarantees in writing. The union leader also accused SCG management of quietly planning to cut early-retirement benefits that dockers have enjoyed for decades.
+
+Verhaegen, a former crane operator who has led the FPTW since 2010, said members had voted overwhelmingly for the strike in a ballot held last week.
 
 Shipping line Meridian Container Lines said it was diverting two vessels to Rotterdam and warned customers to expect delays of up to a week for goods bound for Belgium, France and Germany.
 
@@ -18,9 +20,9 @@ Exporters estimated that more than €40 million worth of goods had been strande
 
 Many of the striking workers wore orange vests and carried banners reading "People before profit" as they marched past the SCG headquarters. Police said the protest was peaceful and that nobody had been arrested.
 
-Verhaegen said the FPTW was prepared to extend the walkout to a full week if SCG did not withdraw its crane plans before the mediation in Brussels.
+Verhaegen said the FPTW was prepared to extend the walkout to a full week if SCG did not withdraw its crane plans before the talks in Brussels.
 
-Mertens said the company would attend Lambotte's talks "with an open mind" but would not abandon investments it considers vital to the port's future.
+Mertens said the company would attend Lambotte's talks "with an open mind" but would not abandon investments it considers vital to Antwerp's future.
 
 @highlight
 
@@ -32,7 +34,7 @@ Federation of Port and Transport Workers says 1,200 jobs at risk
 
 @highlight
 
-Scheldt Container Group wants to introduce driverless cranes
+Scheldt Container Group spokeswoman Els Mertens defends driverless cranes
 
 @highlight
 
