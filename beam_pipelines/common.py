@@ -2,10 +2,12 @@
 import logging
 import os
 import pathlib
+import re
 
 from apache_beam.options.pipeline_options import PipelineOptions
 
-SAMPLE_CORPUS = pathlib.Path(__file__).resolve().parent / "sample_corpus"
+PROJECT_DIR = pathlib.Path(__file__).resolve().parents[1]
+SAMPLE_CORPUS = PROJECT_DIR / "beam_pipelines" / "sample_corpus"
 
 
 def sample_inputs() -> list:
@@ -30,7 +32,31 @@ def pipeline_options(beam_args, workers=None) -> PipelineOptions:
     return PipelineOptions(args)
 
 
+class _WorkerLogFilter(logging.Filter):
+    """Multi-process DirectRunner workers forward their logs through the job service as
+    protobuf text. Keep warnings and the project's own progress lines, shown as plain text;
+    drop the workers' start-up chatter."""
+    NOISE = ("semi_persistent_directory", "Discarding unparseable args", "Discarding invalid")
+    OURS = tuple(f'log_location: "{PROJECT_DIR / pkg}/' for pkg in ("transforms", "models",
+                                                                    "beam_pipelines"))
+    MESSAGE = re.compile(r'message: "((?:[^"\\]|\\.)*)"')
+
+    def filter(self, record):
+        text = record.getMessage()
+        if any(n in text for n in self.NOISE):
+            return False
+        if record.levelno < logging.WARNING and not any(o in text for o in self.OURS):
+            return False
+        found = self.MESSAGE.search(text)
+        if found:
+            record.msg, record.args = "worker: " + found.group(1).replace('\\"', '"'), ()
+        return True
+
+
 def setup_logging(level=logging.INFO):
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     for noisy in ("apache_beam", "urllib3", "google", "absl"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+    workers = logging.getLogger("apache_beam.runners.portability.local_job_service")
+    workers.setLevel(logging.INFO)
+    workers.addFilter(_WorkerLogFilter())
