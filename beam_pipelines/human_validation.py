@@ -8,6 +8,7 @@
           worker accuracy checks, blocks, HITs to republish, one verdict per triple
 """
 import argparse
+import contextlib
 import csv
 import dataclasses
 import datetime
@@ -115,8 +116,14 @@ class Store:
                                 (row["query_id" + sfx], row["hit_ref"], pos,
                                  row["passage_id" + sfx], row["reference_answers" + sfx]))
 
+    @contextlib.contextmanager
     def _connect(self):
-        return sqlite3.connect(self.db, timeout=30)
+        con = sqlite3.connect(self.db, timeout=30)
+        try:
+            with con:  # one transaction
+                yield con
+        finally:
+            con.close()
 
     def next_hit(self, worker_id: str, assignments: int) -> str | None:
         """The first HIT with the fewest workers, below `assignments`, this worker has not done."""
@@ -129,7 +136,8 @@ class Store:
         return min(todo, key=lambda h: done.get(h, 0)) if todo else None
 
     def save(self, form: dict) -> int:
-        """Store one submitted page (one row per task); returns the rows written."""
+        """Store one submitted page (one row per task); returns the rows written, 0 when
+        this worker already answered this HIT (a resubmitted form)."""
         worker, hit = form.get("worker_id", "").strip(), form.get("hit_ref", "")
         if not worker or hit not in self.hits:
             raise ValueError("missing worker_id or unknown hit_ref")
@@ -149,6 +157,9 @@ class Store:
                             int(_truthy(form.get("ambiguous" + sfx))),
                             form.get("feedback" + sfx, ""), spent, now))
         with self._connect() as con:
+            if con.execute("SELECT 1 FROM annotations WHERE hit_ref = ? AND worker_id = ?",
+                           (hit, worker)).fetchone():
+                return 0
             con.executemany(
                 "INSERT INTO annotations (assignment_id, hit_ref, worker_id, query_id, answer,"
                 " answer_start, answer_end, ambiguous, feedback, time_spent_ms, submitted_at)"
@@ -184,12 +195,12 @@ def make_server(hits_dir: str, db: str, host: str = "127.0.0.1", port: int = 0,
     store = Store(db, hit_rows, per_hit)
 
     class Handler(http.server.BaseHTTPRequestHandler):
-        def _send(self, code, body="", location=None):
+        def _send(self, code, body="", location=None, kind="text/html"):
             data = body.encode("utf-8")
             self.send_response(code)
             if location:
                 self.send_header("Location", location)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Type", kind + "; charset=utf-8")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
@@ -208,18 +219,18 @@ def make_server(hits_dir: str, db: str, host: str = "127.0.0.1", port: int = 0,
                 return self._send(303, location="/hit/%s?%s" % (hit, qs))
             if url.path.startswith("/hit/") and url.path[5:] in store.hits:
                 return self._send(200, H.substitute(template, store.hits[url.path[5:]]))
-            return self._send(404, "not found")
+            return self._send(404, "not found", kind="text/plain")
 
         def do_POST(self):
             if urllib.parse.urlsplit(self.path).path != "/hit/submit":
-                return self._send(404, "not found")
+                return self._send(404, "not found", kind="text/plain")
             length = int(self.headers.get("Content-Length") or 0)
             form = dict(urllib.parse.parse_qsl(self.rfile.read(length).decode("utf-8"),
                                                keep_blank_values=True))
             try:
                 store.save(form)
             except ValueError as err:
-                return self._send(400, str(err))
+                return self._send(400, str(err), kind="text/plain")
             qs = urllib.parse.urlencode({"workerId": form["worker_id"]})
             return self._send(303, location="/next?" + qs)
 

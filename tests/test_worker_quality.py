@@ -4,7 +4,8 @@ from transforms.worker_quality import (QualityConfig, Submission, block_reason, 
                                        is_ambiguity_report, republish, validate_queries,
                                        validation_status)
 
-REFS = [{"start": 10, "end": 22, "text": "Tracy Morgan"}, {"start": 40, "end": 46, "text": "Morgan"}]
+REFS = [{"start": 10, "end": 22, "text": "Tracy Morgan"},
+        {"start": 40, "end": 46, "text": "Morgan"}]
 
 
 def sub(worker, query, correct, hit=None, ambiguous=False, feedback=""):
