@@ -20,10 +20,14 @@ def _given(args, name):
 
 
 def pipeline_options(beam_args, workers=None) -> PipelineOptions:
-    """Beam options; with no runner given, the DirectRunner in multi-processing mode with
-    one worker per core (or `workers`; 1 means in-process)."""
+    """Beam options. With no runner given: Beam's local FnApiRunner (what the DirectRunner
+    runs batch pipelines on, minus its attempt to download the Prism runner binary) in
+    multi-processing mode with one worker per core (or `workers`; 1 means in-process)."""
     args = list(beam_args)
-    if not _given(args, "runner") or "DirectRunner" in " ".join(args):
+    if not _given(args, "runner"):
+        args.append("--runner=FnApiRunner")
+    joined = " ".join(args)
+    if "FnApiRunner" in joined or "DirectRunner" in joined:
         n = workers if workers is not None else (os.cpu_count() or 1)
         if not _given(args, "direct_running_mode"):
             args.append("--direct_running_mode=" + ("multi_processing" if n > 1 else "in_memory"))

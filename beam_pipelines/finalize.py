@@ -16,8 +16,9 @@ import posixpath
 import apache_beam as beam
 import fsspec
 from apache_beam.metrics import Metrics
-from apache_beam.options.pipeline_options import PipelineOptions, SetupOptions
+from apache_beam.options.pipeline_options import SetupOptions
 
+from beam_pipelines.common import pipeline_options, setup_logging
 from transforms import dataset_card, dataset_stats, exports, io_utils, splits
 from transforms.schema import DATASET_SCHEMA, REJECTED_SCHEMA, rejected_row
 
@@ -112,7 +113,7 @@ class AssignSplits(beam.PTransform):
                 yield _reject(row, f"not_validated_for_{split}", f"valid_for={row['_valid_for']}")
             else:
                 Metrics.counter(STAGE, f"queries_{split}").inc()
-                yield dict(_dataset_row(dict(row, split=split)))
+                yield _dataset_row(dict(row, split=split))
 
         out = keyed | "TagSplit" >> beam.FlatMap(tag, beam.pvalue.AsSingleton(assignment)).with_outputs(
             "rejected", main="rows")
@@ -183,17 +184,31 @@ class PassageSummaryFn(beam.DoFn):
         yield dataset_stats.passage_summary(passage, self.tokenizer)
 
 
-def write_stats_and_card(table, out_dir, config, funnel, finalize_counts, num_shards):
+def finalize_account(table, n_in, reasons) -> dict:
+    """This job's entry of the funnel, in the generator's accounting layout."""
+    out = {s: table["table1"][s]["queries"] for s in splits.SPLITS}
+    return {"job": STAGE, "stages": {STAGE: {
+        "in": n_in, "out": sum(out.values()), "rejected": sum(reasons.values()),
+        "reasons": dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])))}},
+        "summary": {"queries": out,
+                    "passages": {s: table["table1"][s]["unique_passages"] for s in splits.SPLITS}}}
+
+
+def write_stats_and_card(table, out_dir, config, funnel, n_in, reasons, num_shards):
     """stats.json, the histograms and README.md."""
-    funnel = dict(funnel, finalize=finalize_counts)
+    funnel = dict(funnel, **{STAGE: finalize_account(table, n_in, reasons)})
+    account = funnel[STAGE]["stages"][STAGE]
     stats = {
+        "summary": dict({f"{s}_queries": table["table1"][s]["queries"] for s in splits.SPLITS},
+                        passages=table["table1"]["overall"]["unique_passages"],
+                        rejected=account["rejected"]),
         "table1": table["table1"],
         "distributions": {s: {k: dataset_stats.summarize_distribution(v) for k, v in d.items()}
                           for s, d in table["distributions"].items()},
         "config": config,
         "funnel": funnel,
     }
-    _write_text(io_utils.join(out_dir, "stats.json"), json.dumps(stats, indent=2, sort_keys=True) + "\n")
+    _write_text(io_utils.join(out_dir, "stats.json"), json.dumps(stats, indent=2) + "\n")
     for file, key, label in dataset_card.HISTOGRAMS:
         _write_bytes(io_utils.join(out_dir, file),
                      dataset_card.histogram_png(table["distributions"], key, label))
@@ -240,9 +255,7 @@ def build_pipeline(p, args, config, validation, funnel, out_dir):
     table | "WriteStatsAndCard" >> beam.Map(
         lambda t, n, reasons: write_stats_and_card(
             t, out_dir, {"split": config.to_dict(), "validated": args.validated},
-            funnel, {"input_queries": n, "rejected_by_reason": reasons,
-                     "output_queries": {s: t["table1"][s]["queries"] for s in splits.SPLITS}},
-            args.num_shards),
+            funnel, n, reasons, args.num_shards),
         beam.pvalue.AsSingleton(counts["input_queries"]),
         beam.pvalue.AsSingleton(counts["rejected_by_reason"]))
 
@@ -280,6 +293,8 @@ def parse_args(argv=None):
     parser.add_argument("--test_size", type=int, help="cap on test queries")
     parser.add_argument("--split_salt", default="split")
     parser.add_argument("--num_shards", type=int, default=1, help="Parquet shards per split")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="DirectRunner worker processes (default: one per core; 1: in-process)")
     parser.add_argument("--hide_test_answers", action="store_true",
                         help="leave answers out of record/test.json (SuperGLUE test never has them)")
     args, beam_args = parser.parse_known_args(argv)
@@ -301,8 +316,8 @@ def split_config(args) -> splits.SplitConfig:
 def read_funnel(args) -> dict:
     """Merge the earlier stages' stats/*.json files into one funnel dict."""
     patterns = [io_utils.join(args.run_dir, "stats", "*.json"),
-                io_utils.join(args.filtered, "stats", "*.json"),
-                io_utils.join(args.run_dir, "adversary", "stats", "*.json")]
+                io_utils.join(args.run_dir, "adversary", "stats", "*.json"),
+                io_utils.join(args.filtered, "stats", "*.json")]
     named = [(path, io_utils.read_json(path)) for pattern in patterns for path in io_utils.glob(pattern)]
     return dataset_stats.merge_funnel(named)
 
@@ -328,7 +343,8 @@ def publish(tmp: str, final: str):
     fs.mv(tmp_path, final_path, recursive=True)
 
 
-def run(argv=None, save_main_session=True):
+def run(argv=None, save_main_session=True) -> dict:
+    """Run the job; returns the stats.json it wrote (its `summary` has the split sizes)."""
     args, beam_args = parse_args(argv)
     config = split_config(args)
     check_input(args.kept_pattern)
@@ -339,25 +355,27 @@ def run(argv=None, save_main_session=True):
     if fs.exists(tmp_path):
         fs.rm(tmp_path, recursive=True)
 
-    options = PipelineOptions(beam_args)
+    options = pipeline_options(beam_args, args.workers)
     options.view_as(SetupOptions).save_main_session = save_main_session
     pipeline = beam.Pipeline(options=options)
     build_pipeline(pipeline, args, config, validation, funnel, tmp)
-    result = pipeline.run()
-    result.wait_until_finish()
+    pipeline.run().wait_until_finish()
 
     stats = io_utils.read_json(io_utils.join(tmp, "stats.json"))
     publish(tmp, args.output)
     for split in splits.SPLITS:
         row = stats["table1"][split]
         logging.info("finalize: %s: %d queries, %d passages", split, row["queries"], row["unique_passages"])
-    logging.info("finalize: rejected %s", stats["funnel"]["finalize"]["rejected_by_reason"])
+        if not row["queries"]:
+            logging.warning("finalize: %s is empty; check the split policy against the input's "
+                            "origins and size (%s)", split, config)
+    logging.info("finalize: rejected %s", stats["funnel"][STAGE]["stages"][STAGE]["reasons"])
     logging.info("finalize: wrote %s", args.output)
-    return result
+    return stats
 
 
 def main():
-    logging.getLogger().setLevel(logging.INFO)
+    setup_logging()
     run()
 
 

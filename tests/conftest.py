@@ -8,6 +8,12 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+# TestPipeline defaults to the DirectRunner, which first tries to download the Prism runner
+# binary; nothing may download at run time, so tests run on the local FnApiRunner directly.
+from apache_beam.testing.test_pipeline import TestPipeline  # noqa: E402
+
+TestPipeline.pytest_test_pipeline_options = "--runner=FnApiRunner"
+
 REPO = pathlib.Path(__file__).resolve().parents[1]
 CORPUS = pathlib.Path(os.environ.get("RECORD_CORPUS_DIR", REPO.parent / "shared" / "corpus"))
 

@@ -23,14 +23,13 @@ def check_row(row: dict):
     if row.get("split") not in SPLITS:
         yield f"{where}: split {row.get('split')!r} is not one of {SPLITS}"
     passage = row.get("passage") or ""
-    for kind in ("entities", "answers"):
+    for kind, noun in (("entities", "entity"), ("answers", "answer")):
         for span in row.get(kind) or []:
             start, end, text = span.get("start"), span.get("end"), span.get("text")
             if not (isinstance(start, int) and isinstance(end, int) and 0 <= start < end <= len(passage)):
-                yield f"{where}: {kind[:-1] if kind == 'answers' else 'entity'} span [{start}, {end}) outside the passage"
+                yield f"{where}: {noun} span [{start}, {end}) outside the passage"
             elif passage[start:end] != text:
-                yield (f"{where}: {'answer' if kind == 'answers' else 'entity'} span [{start}, {end}) "
-                       f"reads {passage[start:end]!r}, not {text!r}")
+                yield f"{where}: {noun} span [{start}, {end}) reads {passage[start:end]!r}, not {text!r}"
     count = (row.get("query") or "").count(PLACEHOLDER)
     if count != 1:
         yield f"{where}: query has {count} {PLACEHOLDER} markers, expected exactly 1"

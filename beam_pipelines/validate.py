@@ -1,0 +1,147 @@
+"""Check a released dataset against docs/dataset-contract.md.
+
+    python -m beam_pipelines.validate DIR/dataset [--max_violations 20]
+
+Checks every row invariant, the absence of leakage across splits (ids, passages,
+articles, passage texts, URLs), the split policy's origins, the ReCoRD JSON and
+SuperGLUE exports and stats.json. Exits 1 naming the first violations, 0 when clean.
+"""
+import argparse
+import itertools
+import json
+import logging
+import re
+import sys
+
+import fsspec
+import pyarrow.parquet as pq
+
+from transforms import invariants, io_utils
+from transforms.schema import DATASET_SCHEMA
+from transforms.splits import SPLITS, SplitConfig
+
+REQUIRED_FILES = ("stats.json", "README.md", "passage_length.png", "query_length.png",
+                  "entities_per_passage.png")
+
+
+def _exists(url: str) -> bool:
+    fs, path = fsspec.core.url_to_fs(url)
+    return fs.exists(path)
+
+
+def _schema_problems(path, schema):
+    want = [(f.name, f.type) for f in DATASET_SCHEMA]
+    got = [(f.name, f.type) for f in schema]
+    if got != want:
+        yield f"{path}: schema {got} differs from DATASET_SCHEMA {want}"
+
+
+def _shard_set_problems(split, files):
+    """Names follow `<split>-SSSSS-of-NNNNN.parquet` and no shard is missing."""
+    names = [f.rsplit("/", 1)[-1] for f in files]
+    found = [re.fullmatch(rf"{split}-(\d{{5}})-of-(\d{{5}})\.parquet", n) for n in names]
+    if not all(found):
+        yield f"{split} shard names {names} do not follow {split}-SSSSS-of-NNNNN.parquet"
+        return
+    totals = {int(m.group(2)) for m in found}
+    indices = sorted(int(m.group(1)) for m in found)
+    if len(totals) != 1 or indices != list(range(totals.pop())):
+        yield f"{split} shards are incomplete or inconsistent: {names}"
+
+
+def _iter_rows(path):
+    with fsspec.open(path, "rb") as f:
+        parquet = pq.ParquetFile(f)
+        yield from _schema_problems(path, parquet.schema_arrow)
+        for batch in parquet.iter_batches(batch_size=1000):
+            yield from batch.to_pylist()
+
+
+def check_dataset(root: str):
+    """Yield violations (strings) of the dataset under `root`, in a stable order."""
+    for name in REQUIRED_FILES:
+        if not _exists(io_utils.join(root, name)):
+            yield f"{name} is missing"
+    stats_path = io_utils.join(root, "stats.json")
+    stats = io_utils.read_json(stats_path) if _exists(stats_path) else {}
+    config = None
+    if stats.get("config", {}).get("split"):
+        config = SplitConfig.from_dict(stats["config"]["split"])
+    leakage = invariants.LeakageChecker(config)
+
+    answers = {s: {} for s in SPLITS}
+    for split in SPLITS:
+        files = io_utils.glob(io_utils.join(root, f"{split}-*.parquet"))
+        if not files:
+            yield f"no {split}-*.parquet shards"
+        yield from _shard_set_problems(split, files)
+        for path in files:
+            for item in _iter_rows(path):
+                if isinstance(item, str):
+                    yield item
+                    continue
+                row = item
+                if row.get("split") != split:
+                    yield f"{path}: row {row.get('id')!r} has split {row.get('split')!r}"
+                yield from invariants.check_row(row)
+                yield from leakage.add(row)
+                answers[split][row.get("id")] = [(a["start"], a["end"], a["text"])
+                                                 for a in row.get("answers") or []]
+
+    for split in SPLITS:
+        want = stats.get("table1", {}).get(split, {}).get("queries")
+        if want is not None and want != len(answers[split]):
+            yield f"stats.json: {split} has {want} queries, the shards {len(answers[split])}"
+    for split in SPLITS:
+        yield from _check_record(root, split, answers[split])
+        yield from _check_superglue(root, split, len(answers[split]))
+
+
+def _check_record(root, split, answers_by_id):
+    path = io_utils.join(root, "record", f"{split}.json")
+    if not _exists(path):
+        yield f"record/{split}.json is missing"
+        return
+    obj = io_utils.read_json(path)
+    yield from invariants.check_record_json(obj, split)
+    ids = {qa["id"] for entry in obj.get("data", []) for qa in entry["qas"]}
+    yield from invariants.compare_export_ids(set(answers_by_id), ids, f"record/{split}.json")
+    yield from invariants.compare_record_answers(answers_by_id, obj, split)
+
+
+def _check_superglue(root, split, n_queries):
+    name = f"superglue/{invariants.SUPERGLUE_FILES[split]}.jsonl"
+    path = io_utils.join(root, name)
+    if not _exists(path):
+        yield f"{name} is missing"
+        return
+    with fsspec.open(path, "r", encoding="utf-8") as f:
+        lines = [json.loads(line) for line in f if line.strip()]
+    yield from invariants.check_superglue_lines(lines, split)
+    n_lines = sum(len(line["qas"]) for line in lines)
+    if n_lines != n_queries:
+        yield f"{name}: {n_lines} queries, the Parquet shards {n_queries}"
+
+
+def run(argv=None) -> list:
+    """The first `--max_violations` violations; an empty list means the dataset is valid."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dataset", help="DIR/dataset")
+    parser.add_argument("--max_violations", type=int, default=20)
+    args, _ = parser.parse_known_args(argv)
+    return list(itertools.islice(check_dataset(args.dataset.rstrip("/")), args.max_violations))
+
+
+def main():
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
+    violations = run()
+    if violations:
+        print(f"INVALID: first {len(violations)} violation(s):", file=sys.stderr)
+        for v in violations:
+            print(f"  {v}", file=sys.stderr)
+        sys.exit(1)
+    print("OK: every contract invariant holds")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""ReCoRD JSON and SuperGLUE exports against the real files in ../shared/corpus/record_format."""
+import collections
+import json
+
+import pytest
+
+from transforms import exports, invariants
+
+
+def _load(record_format_dir):
+    record = json.loads((record_format_dir / "allennlp_models_record.json").read_text())
+    superglue = {s: [json.loads(line) for line in (record_format_dir / "superglue_jsonl" / f"{s}.jsonl")
+                     .read_text().splitlines() if line.strip()] for s in ("train", "val", "test")}
+    return record, superglue
+
+
+def _passages(rows):
+    by = collections.defaultdict(list)
+    for r in rows:
+        by[r["passage_id"]].append(r)
+    return [exports.passage_record(rs) for rs in by.values()]
+
+
+def test_rows_use_exclusive_end(record_format_dir):
+    record, _ = _load(record_format_dir)
+    rows = exports.rows_from_record_json(record)
+    assert len(rows) == 2
+    for row in rows:
+        assert not list(invariants.check_row(row))
+    assert rows[0]["answers"][0] == {"start": 0, "end": 12, "text": "Tracy Morgan"}
+    assert rows[0]["passage"][0:12] == "Tracy Morgan"
+
+
+def test_official_record_json_round_trips_exactly(record_format_dir):
+    record, _ = _load(record_format_dir)
+    rebuilt = exports.record_json(_passages(exports.rows_from_record_json(record)))
+    assert rebuilt == record
+    assert json.loads(exports.dumps_record_json(rebuilt)) == record
+
+
+@pytest.mark.parametrize("split", ["train", "val"])
+def test_superglue_lines_round_trip_exactly(record_format_dir, split):
+    _, superglue = _load(record_format_dir)
+    rows = exports.rows_from_superglue(superglue[split], id_prefix="sg")
+    assert exports.superglue_lines(_passages(rows)) == superglue[split]
+
+
+def test_superglue_test_layout_has_no_answers(record_format_dir):
+    _, superglue = _load(record_format_dir)
+    rows = exports.rows_from_superglue(superglue["val"], id_prefix="sg")
+    lines = exports.superglue_lines(_passages(rows), with_answers=False)
+    assert [sorted(qa) for line in lines for qa in line["qas"]] == \
+        [sorted(qa) for qa in superglue["test"][0]["qas"]] * 2 == [["idx", "query"]] * 2
+    assert not list(invariants.check_superglue_lines(lines, "test"))
+    assert list(invariants.check_superglue_lines(superglue["train"], "test"))  # answers in test
+
+
+def test_real_files_pass_the_inclusive_checks(record_format_dir):
+    record, superglue = _load(record_format_dir)
+    assert not list(invariants.check_record_json(record, "dev"))
+    for split, name in (("train", "train"), ("dev", "val"), ("test", "test")):
+        assert not list(invariants.check_superglue_lines(superglue[name], split))
+
+
+def test_inclusive_check_catches_an_exclusive_end(record_format_dir):
+    record, _ = _load(record_format_dir)
+    record["data"][0]["qas"][0]["answers"][0]["end"] += 1   # exclusive by mistake
+    problems = list(invariants.check_record_json(record, "dev"))
+    assert problems and "'Tracy Morgan '" in problems[0] and "483577c8" in problems[0]
+
+
+def test_passage_record_sorts_queries_and_maps_source():
+    row = {"passage_id": "p", "article_id": "a", "source": "dailymail", "origin": "public",
+           "url": None, "split": "train", "passage": "Ann met Bob.",
+           "entities": [{"start": 0, "end": 3, "text": "Ann", "label": "PERSON"},
+                        {"start": 8, "end": 11, "text": "Bob", "label": "PERSON"}]}
+    rows = [dict(row, id=qid, query=f"{qid} @placeholder", answers=[{"start": 0, "end": 3, "text": "Ann"}])
+            for qid in ("q2", "q1")]
+    entry = exports.record_entry(exports.passage_record(rows))
+    assert [qa["id"] for qa in entry["qas"]] == ["q1", "q2"]
+    assert entry["source"] == "Daily mail"
+    assert entry["passage"]["entities"] == [{"start": 0, "end": 2}, {"start": 8, "end": 10}]
+    assert entry["qas"][0]["answers"] == [{"start": 0, "end": 2, "text": "Ann"}]
+    hidden = exports.record_entry(exports.passage_record(rows), with_answers=False)
+    assert all(qa["answers"] == [] for qa in hidden["qas"])
