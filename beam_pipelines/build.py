@@ -23,6 +23,7 @@ import fsspec
 
 from beam_pipelines.common import sample_inputs, setup_logging
 from transforms.io_utils import join
+from transforms.resources import add_gpu_args, gpu_hints
 
 log = logging.getLogger("build")
 MARKERS = "_build"
@@ -36,6 +37,7 @@ class Stage:
     outputs: tuple              # paths under DIR that this stage owns
     argv: Callable              # (args, out_dir, staging_dir) -> list of flags
     when: Callable = lambda args: True
+    model_step: bool = False    # trains or serves a model: gets the GPU resource hints
 
 
 def _generate_argv(args, out, staging):
@@ -54,11 +56,13 @@ STAGES = (
     Stage("train_folds", "train_folds", ("adversary",),
           lambda a, out, st: ["--candidates", join(out, "candidates"),
                               "--output", join(st, "adversary"), "--model", a.model,
-                              "--folds", str(a.folds)]),
+                              "--folds", str(a.folds)],
+          model_step=True),
     Stage("adversarial_filter", "adversarial_filter", ("filtered",),
           lambda a, out, st: ["--candidates", join(out, "candidates"),
                               "--adversary", join(out, "adversary"),
-                              "--output", join(st, "filtered")]),
+                              "--output", join(st, "filtered")],
+          model_step=True),
     Stage("human_validation", "human_validation", ("validated",),
           lambda a, out, st: ["ingest", "--results", a.results, "--output", join(st, "validated")],
           when=lambda a: bool(a.results)),
@@ -85,7 +89,31 @@ def build_parser():
                         "ingest before finalize")
     p.add_argument("--force", action="append", default=[], choices=STAGE_NAMES,
                    help="redo this stage even if its marker matches (repeatable)")
+    add_gpu_args(p)
     return p
+
+
+def gpu_argv(args) -> list:
+    """GPU hint flags for the model stages (they do not change outputs, so not hashed)."""
+    hints = gpu_hints(args)
+    argv = []
+    if "accelerator" in hints:
+        argv += ["--accelerator", hints["accelerator"]]
+    if "min_ram" in hints:
+        argv += ["--min_ram", hints["min_ram"]]
+    return argv
+
+
+def stage_plan(args, out_url: str) -> list:
+    """(stage, argv that defines its output, runtime argv) for every stage this run has."""
+    plan = []
+    for stage in STAGES:
+        if not stage.when(args):
+            continue
+        staging_url = join(out_url, STAGING, stage.name)
+        runtime = gpu_argv(args) if stage.model_step else []
+        plan.append((stage, stage.argv(args, out_url, staging_url), runtime))
+    return plan
 
 
 def config_hash(stage: Stage, argv: list, upstream: str) -> str:
@@ -157,12 +185,11 @@ def run(argv=None) -> dict:
     """Run every stage that is not already complete; returns the markers."""
     args, beam_args = build_parser().parse_known_args(argv)
     run_dir = RunDir(args.output)
-    stages = [s for s in STAGES if s.when(args)]
+    plan = stage_plan(args, run_dir.url)
     upstream, markers, started_all = "", {}, time.monotonic()
-    for i, stage in enumerate(stages, start=1):
-        tag = f"[{i}/{len(stages)}] {stage.name}"
+    for i, (stage, stage_argv, runtime_argv) in enumerate(plan, start=1):
+        tag = f"[{i}/{len(plan)}] {stage.name}"
         staging_url = join(run_dir.url, STAGING, stage.name)
-        stage_argv = stage.argv(args, run_dir.url, staging_url)
         digest = config_hash(stage, [a.replace(staging_url, "<staging>") for a in stage_argv],
                              upstream)
         marker = run_dir.marker(stage.name)
@@ -176,7 +203,7 @@ def run(argv=None) -> dict:
         log.info("%s: start", tag)
         started = time.monotonic()
         module = importlib.import_module(f"beam_pipelines.{stage.module}")
-        result = module.run(stage_argv + list(beam_args))
+        result = module.run(stage_argv + runtime_argv + list(beam_args))
         run_dir.publish(stage)
         elapsed = time.monotonic() - started
         marker = {"stage": stage.name, "config_hash": digest, "upstream": upstream,
@@ -186,7 +213,7 @@ def run(argv=None) -> dict:
         run_dir.write_marker(stage.name, marker)
         log.info("%s: done in %.1f s  %s", tag, elapsed, marker["summary"])
         markers[stage.name], upstream = marker, digest
-    log.info("build: all %d stages complete in %.1f s; dataset in %s", len(stages),
+    log.info("build: all %d stages complete in %.1f s; dataset in %s", len(plan),
              time.monotonic() - started_all, join(run_dir.url, "dataset"))
     return markers
 

@@ -129,17 +129,24 @@ def build_pipeline(p, inputs, output, config: GenerateConfig, meta=None):
     return queries["main"]
 
 
+def graph(p, argv):
+    """Build the job's graph on pipeline `p` from command-line flags, without running it
+    (the runners' --dry_run uses this)."""
+    args, _ = build_parser().parse_known_args(argv)
+    inputs = inputs_with_origins(args.input or sample_inputs(), args.origin)
+    config = config_from_args(args)
+    meta = {"job": "generate", "inputs": [list(i) for i in inputs], "config": _asdict(config)}
+    build_pipeline(p, inputs, args.output, config, meta)
+    return args
+
+
 def run(argv=None):
     """Run the job; returns the stats dict it wrote."""
     args, beam_args = build_parser().parse_known_args(argv)
-    patterns = args.input or sample_inputs()
-    inputs = inputs_with_origins(patterns, args.origin)
-    config = config_from_args(args)
-    meta = {"job": "generate", "inputs": [list(i) for i in inputs], "config": _asdict(config)}
-    log.info("generate: %d input pattern(s) -> %s", len(inputs), args.output)
+    log.info("generate: %s -> %s", args.input or "the bundled sample corpus", args.output)
     started = time.monotonic()
     with beam.Pipeline(options=pipeline_options(beam_args, args.workers)) as p:
-        build_pipeline(p, inputs, args.output, config, meta)
+        graph(p, argv)
     stats = read_json(join(args.output, STATS_FILE))
     log.info("generate: done in %.1f s\n%s", time.monotonic() - started, format_funnel(stats))
     return stats
