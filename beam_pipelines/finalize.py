@@ -222,8 +222,8 @@ def _counts_dict(pairs):
     return {k: v for k, v in sorted(pairs)}
 
 
-def build_pipeline(p, args, config, validation, funnel, out_dir):
-    rows = p | "ReadKept" >> beam.io.ReadFromParquet(args.kept_pattern)
+def build_pipeline(p, args, config, validation, funnel, out_dir, check_files=True):
+    rows = p | "ReadKept" >> beam.io.ReadFromParquet(args.kept_pattern, validate=check_files)
     deduped = rows | "DropDuplicateQueries" >> DropDuplicateQueries()
     validated = deduped.rows | "HumanValidation" >> ApplyHumanValidation(validation)
     placed = validated["rows"] | "AssignSplits" >> AssignSplits(config)
@@ -341,6 +341,15 @@ def publish(tmp: str, final: str):
     if fs.exists(final_path):
         fs.rm(final_path, recursive=True)
     fs.mv(tmp_path, final_path, recursive=True)
+
+
+def graph(p, argv):
+    """Build the graph on `p` without running it or reading any input (runners' --dry_run);
+    human-validation results and the funnel are read only by `run`."""
+    args, _ = parse_args(argv)
+    build_pipeline(p, args, split_config(args), None, {}, args.output.rstrip("/") + ".tmp",
+                   check_files=False)
+    return args
 
 
 def run(argv=None, save_main_session=True) -> dict:

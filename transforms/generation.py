@@ -15,7 +15,7 @@ import apache_beam as beam
 import fsspec
 import pyarrow.parquet as pq
 
-from transforms import readers
+from transforms import io_utils, readers
 from transforms.accounting import COUNTS, REJECTED, Tally
 from transforms.annotation import AnnotateConfig, Annotator
 from transforms.clean import CleanConfig, clean_article
@@ -59,13 +59,10 @@ class ExpandInputs(beam.DoFn):
         pattern, origin = item
         tally = Tally("read")
         try:
-            fs, _, paths = fsspec.get_fs_token_paths(pattern)
+            files = io_utils.glob(pattern, files_only=True)
         except Exception as err:  # noqa: BLE001 - a bad pattern is bad input
-            paths, fs = [], None
             log.error("cannot expand input %s: %s", pattern, err)
-        protocol = fs.protocol if fs is None or isinstance(fs.protocol, str) else fs.protocol[0]
-        prefix = "" if protocol in (None, "file", "local") else protocol + "://"
-        files = [p for p in sorted(paths) if fs is None or not fs.isdir(p)]
+            files = []
         if not files:
             tally.add("in")
             tally.rejected("no_files_match")
@@ -73,8 +70,8 @@ class ExpandInputs(beam.DoFn):
                 "read", "no_files_match", source_file=pattern,
                 detail=f"the input pattern {pattern!r} matches no file"))
             yield tally.output()
-        for p in files:
-            yield prefix + p, origin
+        for path in files:
+            yield path, origin
 
 
 class ReadFile(beam.DoFn):

@@ -12,9 +12,15 @@ def join(base: str, *parts: str) -> str:
     return posixpath.join(base.rstrip("/"), *parts)
 
 
-def glob(pattern: str) -> list[str]:
-    """Sorted matches of an fsspec pattern, returned with their protocol."""
-    fs, _, paths = fsspec.get_fs_token_paths(pattern)
+def glob(pattern: str, files_only: bool = False) -> list[str]:
+    """Sorted matches of an fsspec pattern (`*`, `?`, `[...]`), with their protocol."""
+    fs, path = fsspec.core.url_to_fs(pattern)
+    if any(ch in path for ch in "*?["):
+        paths = fs.glob(path)
+    else:
+        paths = [path] if fs.exists(path) else []
+    if files_only:
+        paths = [p for p in paths if not fs.isdir(p)]
     protocol = fs.protocol if isinstance(fs.protocol, str) else fs.protocol[0]
     prefix = "" if protocol in ("file", "local") else protocol + "://"
     return sorted(prefix + p for p in paths)
