@@ -94,14 +94,15 @@ def bucket(*parts: str, n: int) -> int:
 class LexicalFeatureConfig:
     window: int = 6            # content words each side of the placeholder / a mention
     n_buckets: int = 4096      # hashed entity-type-fit features
-    n_sparse: int = 6          # hashed ids per candidate
+    n_sparse: int = 3          # hashed ids per candidate: label, label x highlight,
+                               # label x in-query; 6 adds label x placeholder words
 
 
 DENSE_FEATURES = (
     "log_count", "count_share", "cluster_count", "in_highlights", "highlight_count",
-    "first_position", "first_rank", "in_query", "words_in_query", "window_overlap_max", "window_overlap_sum",
-    "sentence_overlap_max", "bigram_overlap_max", "left_word_match", "right_word_match",
-    "n_tokens",
+    "first_position", "first_rank", "in_query", "words_in_query", "window_overlap_max",
+    "window_overlap_sum", "sentence_overlap_max", "bigram_overlap_max", "left_word_match",
+    "right_word_match", "n_tokens",
 )
 
 
@@ -163,9 +164,9 @@ def lexical_features(row: dict, config: LexicalFeatureConfig = LexicalFeatureCon
             max(win), sum(win) / len(win), max(sent), max(bi), lm, rm, math.log1p(len(c_words)),
         ])
         lab, n = c.label or "NONE", config.n_buckets
-        sparse.append([bucket("label", lab, n=n), bucket("left", left_word, lab, n=n),
+        sparse.append([bucket("label", lab, n=n), bucket("hl", lab, str(n_hl > 0), n=n),
+                       bucket("inq", lab, str(low in q_lower), n=n),
+                       bucket("left", left_word, lab, n=n),
                        bucket("right", right_word, lab, n=n),
-                       bucket("left2", " ".join(words(left_q)[-2:]), lab, n=n),
-                       bucket("hl", lab, str(n_hl > 0), n=n),
-                       bucket("inq", lab, str(low in q_lower), n=n)][:config.n_sparse])
+                       bucket("left2", " ".join(words(left_q)[-2:]), lab, n=n)][:config.n_sparse])
     return cands, dense, sparse

@@ -4,12 +4,13 @@ hashed entity-type-fit features. Scores are softmaxed over a query's candidates.
 import dataclasses
 from dataclasses import dataclass
 
+import numpy as np
 import torch
 from torch import nn
 
 from models.batching import MASKED, candidate_mask
 from models.features import DENSE_FEATURES, LexicalFeatureConfig, lexical_features
-from models.training import Featurized, train_loop
+from models.training import Featurized, torch_threads, train_loop
 
 NAME = "lexical"
 
@@ -34,21 +35,23 @@ class Reader(nn.Module):
 
     def forward(self, dense, sparse, n_cand):
         b, n, _ = dense.shape
-        score = self.linear(dense).squeeze(-1) + self.hashed(sparse.view(b * n, -1)).view(b, n)
+        score = self.linear(dense).squeeze(-1)
+        if sparse.shape[-1]:
+            score = score + self.hashed(sparse.reshape(b * n, -1)).view(b, n)
         return score.masked_fill(~candidate_mask(n_cand, n), MASKED)
 
 
 class Featurizer:
-    """row -> (candidates, {"dense": [n, F], "sparse": [n, H], "n_cand": [1]})."""
+    """row -> (candidates, {"dense": [n, F], "sparse": [n, H], "n_cand": [1]}) as numpy."""
 
     def __init__(self, **features):
         self.config = LexicalFeatureConfig(**features)
 
     def __call__(self, row: dict):
         cands, dense, sparse = lexical_features(row, self.config)
-        return cands, {"dense": torch.tensor(dense, dtype=torch.float32),
-                       "sparse": torch.tensor(sparse, dtype=torch.long),
-                       "n_cand": torch.tensor([len(cands)], dtype=torch.long)}
+        return cands, {"dense": np.asarray(dense, dtype=np.float32).reshape(len(cands), -1),
+                       "sparse": np.asarray(sparse, dtype=np.int64).reshape(len(cands), -1),
+                       "n_cand": np.asarray([len(cands)], dtype=np.int64)}
 
     def params(self) -> dict:
         return dataclasses.asdict(self.config)
@@ -62,9 +65,10 @@ def build(config: LexicalConfig, device: torch.device):
 
 
 def fit(model: Reader, data: Featurized, config: LexicalConfig, seed: int) -> dict:
-    return train_loop(model, data, lr=config.lr, epochs=config.epochs,
-                      batch_size=config.batch_size, seed=seed,
-                      weight_decay=config.weight_decay, log_every=10 ** 9)
+    with torch_threads(1):
+        return train_loop(model, data, lr=config.lr, epochs=config.epochs,
+                          batch_size=config.batch_size, seed=seed,
+                          weight_decay=config.weight_decay, log_every=10 ** 9)
 
 
 def save_extras(fold_dir: str, featurizer: Featurizer) -> dict:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 import fsspec
+import numpy as np
 import torch
 from torch import nn
 
@@ -83,7 +84,8 @@ class Reader(nn.Module):
 
 
 class Featurizer:
-    """row -> (candidates, token tensors + `cand_index` (candidate of each token, -1 none))."""
+    """row -> (candidates, numpy token arrays + `cand_index` (candidate of each token, -1
+    none), `placeholder` (its token position) and `n_cand`)."""
 
     def __init__(self, tokenizer_dir: str, max_length: int = 256):
         from transformers import AutoTokenizer
@@ -111,11 +113,12 @@ class Featurizer:
         ph = [t for t, i in enumerate(ids) if i == tok.mask_token_id and seq[t] == 0]
         if len(ph) != 1:
             raise ScoringError(f"placeholder not found once in the encoded query ({len(ph)})")
-        example = {"input_ids": torch.tensor(ids), "attention_mask": torch.tensor(
-            enc["attention_mask"]), "cand_index": torch.tensor(cand_index),
-            "placeholder": torch.tensor([ph[0]]), "n_cand": torch.tensor([len(cands)])}
+        i64 = lambda x: np.asarray(x, dtype=np.int64)  # noqa: E731
+        example = {"input_ids": i64(ids), "attention_mask": i64(enc["attention_mask"]),
+                   "cand_index": i64(cand_index), "placeholder": i64([ph[0]]),
+                   "n_cand": i64([len(cands)])}
         if self.use_token_types:
-            example["token_type_ids"] = torch.tensor(enc["token_type_ids"])
+            example["token_type_ids"] = i64(enc["token_type_ids"])
         return cands, example
 
     def params(self) -> dict:

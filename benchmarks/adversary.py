@@ -1,0 +1,241 @@
+"""Adversary scoring throughput: RunInference (the filter's KeyedModelHandler over the fold
+readers) against a plain batched torch loop over the same featurized queries and models.
+
+    python -m benchmarks.adversary [--quick] [--reps N] [--candidates DIR/candidates]
+
+- Inputs: candidates generated from the real corpus (or --candidates), each query
+  featurized once by its fold's featurizer; the lexical inputs are replicated so that the
+  run lasts seconds, not milliseconds.
+- Models: a 5-fold lexical adversary trained here, and a 2-fold transformer adversary
+  (all-MiniLM-L6-v2, a few training steps: weights do not change the cost of a forward).
+- Loop: load every fold model (as the handler does), then `score_loop` per fold with the
+  filter's batch size. RunInference: a DirectRunner (in-memory, one process) pipeline
+  Impulse -> the same in-memory examples -> GroupByKey by fold -> RunInference(the filter's
+  FoldModelHandler) -> argmax check; wall time of the whole pipeline (construction,
+  start-up, model loads, the shuffle's encoding included). Both give examples/s.
+- Per model: one untimed loop pass (warm-up, reference predictions), then per repetition
+  one timed pass of each, in alternating order; RunInference's predictions must equal the
+  loop's query by query. Ratio (loop s / RunInference s) per repetition, then the median.
+  Target: ratio >= 0.8 for the transformer reader; the lexical ratio has no target (its
+  forward costs less than Beam's per-element work; see docs/benchmarks-adversary.md).
+"""
+import argparse
+import logging
+import os
+import statistics
+import tempfile
+import time
+import typing
+
+import apache_beam as beam
+import torch
+from apache_beam.ml.inference.base import RunInference
+from apache_beam.options.pipeline_options import PipelineOptions
+
+from models import reader_module
+from models.batching import score_loop
+from transforms.adversary import (fold_dir, fold_key, fold_model_handler, load_adversary,
+                                  load_fold_model)
+from transforms.hashing import fold_of
+from transforms.io_utils import join, read_parquet
+
+TARGET = 0.8
+# The target applies where the model's own cost matters: the transformer (GPU workers).
+# A lexical forward costs ~25 us a query, less than Beam's per-element cost, so its ratio
+# is reported without a target (see docs/benchmarks-adversary.md).
+TARGETED = ("transformer",)
+NAMESPACE = "benchmark_adversary"
+
+
+def make_candidates(workdir: str, log) -> str:
+    """DIR/candidates from the real corpus (the generation job, in-memory runner)."""
+    from beam_pipelines import generate
+    from benchmarks.corpus import real_inputs
+    out = join(workdir, "gen")
+    argv = [a for p in real_inputs() for a in ("--input", p)]
+    log("adversary: generating candidates from the real corpus ...")
+    generate.run(argv + ["--output", out, "--workers", "1"])
+    return join(out, "candidates")
+
+
+def make_adversary(candidates: str, out: str, model: str, log) -> str:
+    from beam_pipelines import train_folds
+    argv = ["--candidates", candidates, "--output", out, "--model", model, "--workers", "1"]
+    if model == "transformer":
+        argv += ["--folds", "2", "--max_train_rows", "16", "--max_heldout_rows", "8",
+                 "--max_steps", "2", "--max_length", "256"]
+    log(f"adversary: training the {model} adversary ...")
+    train_folds.run(argv)
+    return out
+
+
+def featurized(candidates: str, adversary: str, metas: list, limit=None) -> list:
+    """[(fold key, (query id, example))] for every query that featurizes, in id order."""
+    rows = sorted(read_parquet(join(candidates, "*.parquet")).to_pylist(),
+                  key=lambda r: r["id"])[:limit]
+    fz = {m["fold"]: reader_module(m["model"]).load_featurizer(fold_dir(adversary, m["fold"]),
+                                                               m) for m in metas}
+    out = []
+    for r in rows:
+        fold = fold_of(r["article_id"], len(metas))
+        try:
+            out.append((fold_key(fold), (r["id"], fz[fold](r)[1])))
+        except ValueError:
+            continue
+    return out
+
+
+def loop_pass(adversary, metas, examples, batch_size) -> tuple:
+    """Seconds and {id: argmax} of the plain loop, model loading included."""
+    t0 = time.perf_counter()
+    preds = {}
+    for m in metas:
+        model = load_fold_model(adversary, m)
+        mine = [(qid, ex) for key, (qid, ex) in examples if key == fold_key(m["fold"])]
+        scores = score_loop(model, [ex for _, ex in mine], batch_size)
+        preds.update((qid, int(torch.argmax(s))) for (qid, _), s in zip(mine, scores))
+    return time.perf_counter() - t0, preds
+
+
+class _Store:
+    """Examples handed to the in-process runner without pickling them."""
+    examples = {}
+
+
+@beam.typehints.with_output_types(typing.Tuple[str, typing.Any])
+def _emit(_, token):
+    """(Typed, so Beam's type inference does not walk every example.)"""
+    yield from _Store.examples[token]
+
+
+class _Check(beam.DoFn):
+    """Counts predictions that differ from the loop's (must stay 0)."""
+
+    def __init__(self, expected):
+        self.expected = expected
+        self.mismatch = beam.metrics.Metrics.counter(NAMESPACE, "mismatch")
+        self.seen = beam.metrics.Metrics.counter(NAMESPACE, "seen")
+
+    def process(self, element):
+        _, (qid, result) = element
+        self.seen.inc()
+        if int(torch.argmax(result.inference)) != self.expected.get(qid):
+            self.mismatch.inc()
+
+
+def runinference_pass(adversary, metas, examples, batch_size, expected) -> tuple:
+    """Seconds of the whole RunInference pipeline, and (seen, mismatches)."""
+    handler = fold_model_handler(adversary, metas, "CPU", max_batch_size=batch_size,
+                                 min_batch_size=batch_size, max_models_per_worker_hint=len(metas))
+    opts = PipelineOptions(["--direct_running_mode=in_memory", "--direct_num_workers=1"])
+    token = str(id(examples))
+    _Store.examples[token] = examples
+    t0 = time.perf_counter()
+    p = beam.Pipeline(options=opts)
+    _ = (p
+         | "Start" >> beam.Impulse()
+         | "Examples" >> beam.FlatMap(_emit, token)
+         | "GroupByFold" >> beam.GroupByKey()
+         | "FoldOrder" >> beam.FlatMap(lambda kv: ((kv[0], v) for v in kv[1]))
+         | "RunInference" >> RunInference(handler)
+         | "Check" >> beam.ParDo(_Check(expected)))
+    result = p.run()
+    result.wait_until_finish()
+    seconds = time.perf_counter() - t0
+    del _Store.examples[token]
+    counters = {c.key.metric.name: c.committed
+                for c in result.metrics().query()["counters"]
+                if c.key.metric.namespace == NAMESPACE}
+    return seconds, counters.get("seen", 0), counters.get("mismatch", 0)
+
+
+def measure(name, adversary, examples, batch_size, reps, log) -> list:
+    metas = load_adversary(adversary)
+    n = len(examples)
+    _, expected = loop_pass(adversary, metas, examples, batch_size)   # warm-up, reference
+    ratios, loop_rates, ri_rates = [], [], []
+    for rep in range(reps):
+        timed = {}
+        for which in (("loop", "ri") if rep % 2 == 0 else ("ri", "loop")):   # alternate
+            if which == "loop":
+                timed["loop"], preds = loop_pass(adversary, metas, examples, batch_size)
+                if preds != expected:
+                    raise RuntimeError(f"{name}: the loop's predictions changed between runs")
+            else:
+                timed["ri"], seen, mismatch = runinference_pass(adversary, metas, examples,
+                                                                batch_size, expected)
+                if seen != n or mismatch:
+                    raise RuntimeError(f"{name}: RunInference saw {seen}/{n}, "
+                                       f"{mismatch} predictions differ from the loop's")
+        loop_s, ri_s = timed["loop"], timed["ri"]
+        loop_rates.append(n / loop_s)
+        ri_rates.append(n / ri_s)
+        ratios.append(loop_s / ri_s)
+        log(f"adversary {name} rep {rep}: loop {n / loop_s:.1f} ex/s ({loop_s:.2f}s), "
+            f"RunInference {n / ri_s:.1f} ex/s ({ri_s:.2f}s), ratio {loop_s / ri_s:.3f}")
+    ratio = statistics.median(ratios)
+    return [
+        {"name": f"{name}_examples", "value": n, "ratio": None, "target": None,
+         "passed": None},
+        {"name": f"{name}_loop_examples_per_s", "value": statistics.median(loop_rates),
+         "ratio": None, "target": None, "passed": None},
+        {"name": f"{name}_runinference_examples_per_s", "value": statistics.median(ri_rates),
+         "ratio": None, "target": None, "passed": None},
+        {"name": f"adversary_{name}_runinference_vs_loop", "value": ratio, "ratio": ratio,
+         "target": f">={TARGET}" if name in TARGETED else None,
+         "passed": ratio >= TARGET if name in TARGETED else None},
+    ]
+
+
+def run_benchmark(quick: bool = False, reps: int = 3, log=print, candidates=None,
+                  workdir=None, models=("lexical", "transformer"),
+                  lexical_examples: int = 40000, transformer_examples: int = 256,
+                  batch_size: int = 64) -> list:
+    """Rows {name, value, ratio, target, passed}; `adversary_transformer_runinference_vs_loop`
+    carries the target (RunInference examples/s >= 0.8 x the loop's)."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    logging.getLogger("apache_beam").setLevel(logging.WARNING)
+    reps = 1 if quick else reps
+    if quick:
+        lexical_examples, transformer_examples = 8000, 32
+    torch.manual_seed(0)
+    with tempfile.TemporaryDirectory(prefix="bench-adversary-") as tmp:
+        workdir = workdir or tmp
+        try:
+            candidates = candidates or make_candidates(workdir, log)
+        except FileNotFoundError as err:   # no ../shared/corpus
+            log(f"adversary benchmark skipped: {err}")
+            return [{"name": "adversary", "value": f"skipped: {err}", "ratio": None,
+                     "target": None, "passed": None}]
+        rows = []
+        for model in models:
+            adversary = make_adversary(candidates, join(workdir, f"adv-{model}"), model, log)
+            metas = load_adversary(adversary)
+            if model == "lexical":
+                base = featurized(candidates, adversary, metas)
+                examples = [(k, (f"{qid}#{i}", ex)) for i in range(
+                    -(-lexical_examples // len(base))) for k, (qid, ex) in base]
+                examples = examples[:lexical_examples]
+            else:
+                examples = featurized(candidates, adversary, metas, transformer_examples)
+            rows += measure(model, adversary, examples, batch_size, reps, log)
+        return rows
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--candidates", default=None, help="DIR/candidates (default: generate)")
+    p.add_argument("--model", action="append", choices=("lexical", "transformer"))
+    args = p.parse_args(argv)
+    rows = run_benchmark(quick=args.quick, reps=args.reps, candidates=args.candidates,
+                         models=tuple(args.model or ("lexical", "transformer")))
+    for r in rows:
+        verdict = "" if r["target"] is None else (" PASS" if r["passed"] else " FAIL")
+        print(f"{r['name']:<44} {r['value']:.3f} {r['target'] or ''}{verdict}"
+              if isinstance(r["value"], float) else f"{r['name']:<44} {r['value']}")
+
+
+if __name__ == "__main__":
+    main()
