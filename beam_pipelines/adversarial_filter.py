@@ -57,10 +57,11 @@ def write_parquet(pcoll, output: str, name: str, schema):
         join(output, name, name), schema=schema, file_name_suffix=".parquet")
 
 
-def build_pipeline(p, cfg: FilterConfig, metas: list, device: str, hints=None):
+def build_pipeline(p, cfg: FilterConfig, metas: list, device: str, hints=None,
+                   check_files=True):
     k = len(metas)
     rows = (p
-            | "ReadCandidates" >> beam.io.ReadFromParquet(cfg.candidates)
+            | "ReadCandidates" >> beam.io.ReadFromParquet(cfg.candidates, validate=check_files)
             | "AssignFold" >> beam.Map(assign_fold, k))
     scored, errors = rows | "AdversarialFilter" >> ScoreWithAdversary(cfg, metas, device, hints)
     kept = scored | "KeepUnanswered" >> beam.Filter(lambda r: r["adversary_correct"] is False)
@@ -81,20 +82,38 @@ def build_pipeline(p, cfg: FilterConfig, metas: list, device: str, hints=None):
     return scored, errors, counts
 
 
+def config_from_args(args) -> FilterConfig:
+    candidates = (args.candidates if args.candidates.endswith(".parquet")
+                  else join(args.candidates, "*.parquet"))
+    return FilterConfig(candidates=candidates, adversary=args.adversary, output=args.output,
+                        max_batch_size=args.max_batch_size, min_batch_size=args.min_batch_size,
+                        max_models_per_worker_hint=args.max_models_per_worker_hint,
+                        device=args.device)
+
+
+def graph(p, argv, build_args=None):
+    """Build the graph on `p` without running it (runners' --dry_run). The fold models do
+    not exist yet then: the plan has one handler per fold of `build_args` (model, folds)."""
+    args, _ = build_parser().parse_known_args(argv)
+    cfg = config_from_args(args)
+    model = getattr(build_args, "model", "lexical")
+    folds = getattr(build_args, "folds", 5)
+    metas = [{"fold": f, "folds": folds, "model": model, "model_params": {},
+              "checkpoint": "model.pt"} for f in range(folds)]
+    build_pipeline(p, cfg, metas, handler_device(cfg.device, args), gpu_hints(args),
+                   check_files=False)
+    return args
+
+
 def run(argv=None) -> dict:
     """Score, filter and write; returns the stats dict it wrote."""
     args, beam_args = build_parser().parse_known_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    candidates = (args.candidates if args.candidates.endswith(".parquet")
-                  else join(args.candidates, "*.parquet"))
-    cfg = FilterConfig(candidates=candidates, adversary=args.adversary, output=args.output,
-                       max_batch_size=args.max_batch_size, min_batch_size=args.min_batch_size,
-                       max_models_per_worker_hint=args.max_models_per_worker_hint,
-                       device=args.device)
+    cfg = config_from_args(args)
     metas = load_adversary(cfg.adversary)
     device = handler_device(cfg.device, args)
     log.info("adversarial_filter: %d-fold %s adversary on %s (%s) -> %s", len(metas),
-             metas[0]["model"], candidates, device, cfg.output)
+             metas[0]["model"], cfg.candidates, device, cfg.output)
     started = time.monotonic()
     with beam.Pipeline(options=pipeline_options(beam_args, args.workers)) as p:
         build_pipeline(p, cfg, metas, device, gpu_hints(args))

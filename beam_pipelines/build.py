@@ -174,10 +174,13 @@ class RunDir:
 def summary_of(result) -> str:
     """A short line of counts from whatever the stage's run() returned."""
     if isinstance(result, dict):
-        if "summary" in result and isinstance(result["summary"], dict):
-            result = result["summary"]
+        for key in ("summary", "totals"):
+            if isinstance(result.get(key), dict):
+                result = result[key]
+                break
         items = [(k, v) for k, v in result.items() if isinstance(v, (int, float))]
-        return ", ".join(f"{k} {v}" for k, v in items[:8])
+        return ", ".join(f"{k} {round(v, 3) if isinstance(v, float) else v}"
+                         for k, v in items[:8])
     return ""
 
 

@@ -343,7 +343,7 @@ def publish(tmp: str, final: str):
     fs.mv(tmp_path, final_path, recursive=True)
 
 
-def graph(p, argv):
+def graph(p, argv, build_args=None):
     """Build the graph on `p` without running it or reading any input (runners' --dry_run);
     human-validation results and the funnel are read only by `run`."""
     args, _ = parse_args(argv)

@@ -129,7 +129,7 @@ def build_pipeline(p, inputs, output, config: GenerateConfig, meta=None):
     return queries["main"]
 
 
-def graph(p, argv):
+def graph(p, argv, build_args=None):
     """Build the job's graph on pipeline `p` from command-line flags, without running it
     (the runners' --dry_run uses this)."""
     args, _ = build_parser().parse_known_args(argv)

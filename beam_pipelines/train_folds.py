@@ -87,6 +87,13 @@ def build_pipeline(p, cfg: TrainFoldsConfig, hints=None):
                 lambda ms: write_json(join(cfg.output, SUMMARY_FILE), train_summary(ms, cfg))))
 
 
+def graph(p, argv, build_args=None):
+    """Build the graph on `p` without running it (runners' --dry_run)."""
+    args, _ = build_parser().parse_known_args(argv)
+    build_pipeline(p, config_from_args(args), gpu_hints(args))
+    return args
+
+
 def run(argv=None) -> dict:
     """Train every fold; returns the summary it wrote (held-out accuracy per fold)."""
     args, beam_args = build_parser().parse_known_args(argv)

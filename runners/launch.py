@@ -20,7 +20,7 @@ def stage_graphs(build_argv: list, runner_argv: list) -> list:
         if not hasattr(module, "graph"):
             continue  # human_validation ingest is a local step, not a Beam job
         p = beam.Pipeline(options=PipelineOptions(runner_argv))
-        module.graph(p, stage_argv + runtime_argv)
+        module.graph(p, stage_argv + runtime_argv, build_args=args)
         graphs.append((stage.name, p))
     return graphs
 

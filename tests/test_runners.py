@@ -1,0 +1,103 @@
+"""Dataflow and Flink launchers: --dry_run builds every stage's graph with the real
+options, validates them, and submits nothing."""
+import pytest
+
+from runners import dataflow, flink
+from runners.launch import steps
+
+DATAFLOW = ["--project", "my-project", "--region", "us-central1",
+            "--temp_location", "gs://my-bucket/tmp", "--accelerator_type", "nvidia-l4",
+            "--min_ram", "16GB", "--dry_run", "--", "--input", "gs://my-bucket/cnn/*.story",
+            "--output", "gs://my-bucket/runs/cnn", "--model", "transformer"]
+
+
+@pytest.fixture(scope="module")
+def dataflow_graphs():
+    return dataflow.run(DATAFLOW)
+
+
+def test_dataflow_dry_run_builds_every_stage(dataflow_graphs):
+    from apache_beam.options.pipeline_options import StandardOptions
+    assert [name for name, _ in dataflow_graphs] == [
+        "generate", "train_folds", "adversarial_filter", "finalize"]
+    for _, p in dataflow_graphs:
+        assert p.options.view_as(StandardOptions).runner == "DataflowRunner"
+        assert len(steps(p)) > 10
+
+
+def test_gpu_hints_sit_on_exactly_the_training_and_inference_steps(dataflow_graphs):
+    hinted = [(stage, label, hints) for stage, p in dataflow_graphs
+              for label, hints in steps(p) if hints]
+    labels = {(stage, label) for stage, label, _ in hinted}
+    assert ("train_folds", "TrainFolds/TrainFold") in labels
+    assert any(stage == "adversarial_filter" and "RunInference/BeamML_RunInference" in label
+               for stage, label in labels)
+    for stage, label, hints in hinted:
+        assert label.startswith("TrainFolds/") or "/RunInference/" in label, label
+        accelerator = hints["beam:resources:accelerator:v1"]
+        assert accelerator == b"type:nvidia-l4;count:1;install-nvidia-driver"
+        assert hints["beam:resources:min_ram_bytes:v1"] == b"16000000000"
+    # nothing in generate or finalize asks for a GPU
+    assert not [h for h in hinted if h[0] in ("generate", "finalize")]
+
+
+def test_dataflow_option_set_is_complete(dataflow_graphs):
+    from apache_beam.options.pipeline_options import (GoogleCloudOptions, SetupOptions,
+                                                      StandardOptions)
+    options = dataflow_graphs[0][1].options
+    cloud = options.view_as(GoogleCloudOptions)
+    assert (cloud.project, cloud.region) == ("my-project", "us-central1")
+    assert cloud.temp_location == "gs://my-bucket/tmp"
+    assert cloud.staging_location == "gs://my-bucket/tmp"
+    assert cloud.job_name == "record-builder"
+    assert options.view_as(SetupOptions).setup_file.endswith("setup.py")
+    assert options.view_as(StandardOptions).runner == "DataflowRunner"
+
+
+def test_dataflow_custom_container_replaces_setup_file():
+    args, _ = dataflow.build_parser().parse_known_args(
+        ["--project", "p-1", "--region", "r", "--temp_location", "gs://b/t",
+         "--sdk_container_image", "gcr.io/p/record:1"])
+    argv = dataflow.dataflow_argv(args)
+    assert "--sdk_container_image=gcr.io/p/record:1" in argv
+    assert not [a for a in argv if a.startswith("--setup_file")]
+
+
+@pytest.mark.parametrize("launcher_argv, message", [
+    (["--region", "r", "--temp_location", "gs://b/t"], "--project is required"),
+    (["--project", "p-1", "--temp_location", "gs://b/t"], "--region is required"),
+    (["--project", "p-1", "--region", "r"], "--temp_location is required"),
+    (["--project", "p-1", "--region", "r", "--temp_location", "/tmp/x"], "must be a gs:// path"),
+    (["--project", "Not_A_Project", "--region", "r", "--temp_location", "gs://bucket-x/t"],
+     "Invalid Project ID"),
+])
+def test_dataflow_incomplete_options_are_refused(launcher_argv, message):
+    with pytest.raises(SystemExit) as err:
+        dataflow.run(launcher_argv + ["--dry_run", "--", "--output", "gs://b/run"])
+    assert message in str(err.value)
+
+
+def test_flink_dry_run(capsys):
+    graphs = flink.run(["--flink_master", "jobmanager:8081", "--environment_type", "EXTERNAL",
+                        "--environment_config", "localhost:50000", "--parallelism", "8",
+                        "--dry_run", "--", "--output", "/data/run"])
+    assert [name for name, _ in graphs] == ["generate", "train_folds", "adversarial_filter",
+                                            "finalize"]
+    options = graphs[0][1].options.get_all_options()
+    assert options["runner"] == "FlinkRunner"
+    assert options["flink_master"] == "jobmanager:8081"
+    assert options["environment_type"] == "EXTERNAL"
+    assert options["parallelism"] == 8
+    out = capsys.readouterr().out
+    assert "nothing is submitted" in out and "stage adversarial_filter:" in out
+
+
+@pytest.mark.parametrize("launcher_argv, message", [
+    (["--flink_master", "not a url"], "--flink_master must be HOST:PORT"),
+    (["--environment_type", "PROCESS"], "needs --environment_config"),
+    (["--parallelism", "0"], "--parallelism must be at least 1"),
+])
+def test_flink_invalid_options_are_refused(launcher_argv, message):
+    with pytest.raises(SystemExit) as err:
+        flink.run(launcher_argv + ["--dry_run", "--", "--output", "/data/run"])
+    assert message in str(err.value)
