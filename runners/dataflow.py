@@ -19,9 +19,8 @@ import sys
 from apache_beam.options.pipeline_options import PipelineOptions
 from apache_beam.options.pipeline_options_validator import PipelineOptionsValidator
 
-from beam_pipelines import build
 from beam_pipelines.common import setup_logging
-from runners.launch import print_plan, stage_graphs
+from runners.launch import launch
 
 SETUP_FILE = pathlib.Path(__file__).resolve().parents[1] / "setup.py"
 REQUIRED = ("project", "region", "temp_location")
@@ -89,14 +88,8 @@ def run(argv=None):
     args, extra = build_parser().parse_known_args(launcher_argv)
     build_argv = extra + build_argv
     runner_argv = dataflow_argv(args)
-    errors = validate(args, runner_argv)
-    if errors:
-        raise SystemExit("Dataflow options are incomplete or invalid:\n  " + "\n  ".join(errors))
-    if args.dry_run:
-        graphs = stage_graphs(build_argv, runner_argv + ["--dry_run=true"])
-        print_plan("Dataflow", runner_argv, graphs)
-        return graphs
-    return build.run(build_argv + runner_argv)
+    return launch("Dataflow", validate(args, runner_argv), runner_argv, build_argv,
+                  args.dry_run, dry_run_argv=["--dry_run=true"])
 
 
 def main():

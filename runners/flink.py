@@ -13,10 +13,9 @@ import argparse
 import logging
 import re
 
-from beam_pipelines import build
 from beam_pipelines.common import setup_logging
 from runners.dataflow import split_argv
-from runners.launch import print_plan, stage_graphs
+from runners.launch import launch
 
 ENVIRONMENTS = ("DOCKER", "PROCESS", "EXTERNAL", "LOOPBACK")
 
@@ -63,15 +62,7 @@ def run(argv=None):
     launcher_argv, build_argv = split_argv(argv)
     args, extra = build_parser().parse_known_args(launcher_argv)
     build_argv = extra + build_argv
-    errors = validate(args)
-    if errors:
-        raise SystemExit("Flink options are invalid:\n  " + "\n  ".join(errors))
-    runner_argv = flink_argv(args)
-    if args.dry_run:
-        graphs = stage_graphs(build_argv, runner_argv)
-        print_plan("Flink", runner_argv, graphs)
-        return graphs
-    return build.run(build_argv + runner_argv)
+    return launch("Flink", validate(args), flink_argv(args), build_argv, args.dry_run)
 
 
 def main():

@@ -59,6 +59,18 @@ def _decode(value):
     return value.decode() if isinstance(value, bytes) else value
 
 
+def launch(runner_name, errors, runner_argv, build_argv, dry_run, dry_run_argv=()):
+    """Refuse invalid options; print the plan on --dry_run; else run `build` on the runner."""
+    if errors:
+        raise SystemExit(f"{runner_name} options are incomplete or invalid:\n  "
+                         + "\n  ".join(errors))
+    if dry_run:
+        graphs = stage_graphs(build_argv, runner_argv + list(dry_run_argv))
+        print_plan(runner_name, runner_argv, graphs)
+        return graphs
+    return build.run(build_argv + runner_argv)
+
+
 def print_plan(runner_name, option_lines, graphs):
     print(f"== {runner_name} dry run: nothing is submitted ==")
     for line in option_lines:
