@@ -124,12 +124,12 @@ def test_runinference_dead_letters_become_error_rows(adversary):
     with_exception_handling()'s dead letters and is written as error rows."""
     import apache_beam as beam
     from apache_beam.ml.inference.base import RunInference
-    from apache_beam.testing.test_pipeline import TestPipeline
+    from apache_beam.testing.test_pipeline import TestPipeline as BeamTestPipeline
     from apache_beam.testing.util import assert_that, equal_to
     from transforms.adversary import error_row, failed_batch_rows
     _, adv = adversary
     handler = fold_model_handler(str(adv), load_adversary(str(adv)), "CPU")
-    with TestPipeline() as p:
+    with BeamTestPipeline() as p:
         _, dead = (p
                    | beam.Create([("fold0", ({"id": "q1", "fold": 0}, {"n_cand": "x"}))])
                    | RunInference(handler).with_exception_handling())

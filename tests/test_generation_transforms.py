@@ -2,7 +2,7 @@
 import json
 
 import apache_beam as beam
-from apache_beam.testing.test_pipeline import TestPipeline
+from apache_beam.testing.test_pipeline import TestPipeline as BeamTestPipeline
 from apache_beam.testing.util import assert_that, equal_to
 
 from transforms.accounting import COUNTS, REJECTED, SumCounts
@@ -26,7 +26,7 @@ def test_read_articles_parses_and_rejects(tmp_path):
     (tmp_path / "notes.txt").write_text("hello")
     (tmp_path / "x.jsonl").write_text(
         json.dumps({"id": "j1", "article": "Body.", "highlights": ["h"]}) + "\n{broken\n")
-    with TestPipeline() as p:
+    with BeamTestPipeline() as p:
         out = p | ReadArticles([(str(tmp_path / "*"), "public"),
                                 (str(tmp_path / "missing-*.story"), "crawled")])
         assert_that(out["main"] | beam.Map(lambda a: (a.article_id, a.origin)),
@@ -47,7 +47,7 @@ def _article(article_id, paragraphs=PARAGRAPHS, source_file="f"):
 def test_curate_deduplicates_deterministically_and_annotates():
     articles = [_article("a"), _article("a", PARAGRAPHS[:3], "other-file"), _article("b"),
                 _article("empty", ())]
-    with TestPipeline() as p:
+    with BeamTestPipeline() as p:
         out = (p | beam.Create(articles)
                | CurateArticles(CleanConfig(), AnnotateConfig(batch_size=2)))
         assert_that(out["main"] | beam.Map(lambda a: (a.article.article_id,
@@ -61,7 +61,7 @@ def test_curate_deduplicates_deterministically_and_annotates():
 
 def test_generate_cloze_queries_from_annotated_articles(annotator):
     annotated = annotator.annotate([_article("a")])
-    with TestPipeline() as p:
+    with BeamTestPipeline() as p:
         out = p | beam.Create(annotated) | GenerateClozeQueries(GenerateConfig())
         assert_that(out["main"] | beam.Map(lambda r: (r["article_id"], r["query"].count("@placeholder"),
                                                       len(r["answers"]) > 0)),
