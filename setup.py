@@ -46,6 +46,7 @@ setup(
     name="record-builder",
     version="0.1.0",
     description="Apache Beam pipeline that builds ReCoRD-style cloze reading-comprehension datasets",
+    license="Apache-2.0",
     python_requires=">=3.10",
     packages=find_packages(include=["beam_pipelines*", "transforms*", "models*", "runners*"]),
     package_data={"beam_pipelines": ["sample_corpus/*", "templates/*"]},

@@ -15,7 +15,7 @@ import time
 
 import apache_beam as beam
 
-from beam_pipelines.common import pipeline_options, setup_logging
+from beam_pipelines.common import pipeline_options, run_main
 from transforms.adversary import (ERROR_SCHEMA, FilterConfig, ScoreWithAdversary, assign_fold,
                                   filter_stats, load_adversary)
 from transforms.io_utils import join, read_json, write_json
@@ -126,8 +126,7 @@ def run(argv=None) -> dict:
 
 
 def main():
-    setup_logging()
-    run()
+    run_main(run)
 
 
 if __name__ == "__main__":

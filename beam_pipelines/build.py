@@ -21,7 +21,7 @@ from typing import Callable
 
 import fsspec
 
-from beam_pipelines.common import sample_inputs, setup_logging
+from beam_pipelines.common import InputError, run_main, sample_inputs, unknown_flags
 from transforms.io_utils import join
 from transforms.resources import add_gpu_args, gpu_hints
 
@@ -38,6 +38,7 @@ class Stage:
     argv: Callable              # (args, out_dir, staging_dir) -> list of flags
     when: Callable = lambda args: True
     model_step: bool = False    # trains or serves a model: gets the GPU resource hints
+    beam_job: bool = True       # takes Beam pipeline options
 
 
 def _generate_argv(args, out, staging):
@@ -65,7 +66,7 @@ STAGES = (
           model_step=True),
     Stage("human_validation", "human_validation", ("validated",),
           lambda a, out, st: ["ingest", "--results", a.results, "--output", join(st, "validated")],
-          when=lambda a: bool(a.results)),
+          when=lambda a: bool(a.results), beam_job=False),
     Stage("finalize", "finalize", ("dataset",),
           lambda a, out, st: ["--filtered", join(out, "filtered"), "--run_dir", out,
                               "--output", join(st, "dataset")]
@@ -169,6 +170,9 @@ class RunDir:
                 self.fs.makedirs(parent, exist_ok=True)
                 self.fs.mv(src, dst, recursive=True)
         self.fs.rm(staging, recursive=True)
+        root = f"{self.path}/{STAGING}"
+        if self.fs.exists(root) and not self.fs.ls(root):
+            self.fs.rm(root, recursive=True)
 
 
 def summary_of(result) -> str:
@@ -187,6 +191,10 @@ def summary_of(result) -> str:
 def run(argv=None) -> dict:
     """Run every stage that is not already complete; returns the markers."""
     args, beam_args = build_parser().parse_known_args(argv)
+    typos = unknown_flags(beam_args)
+    if typos:
+        raise InputError(f"unknown flag(s) {', '.join(typos)}: not a build flag (see --help) "
+                         "nor a Beam pipeline option")
     run_dir = RunDir(args.output)
     plan = stage_plan(args, run_dir.url)
     upstream, markers, started_all = "", {}, time.monotonic()
@@ -206,7 +214,8 @@ def run(argv=None) -> dict:
         log.info("%s: start", tag)
         started = time.monotonic()
         module = importlib.import_module(f"beam_pipelines.{stage.module}")
-        result = module.run(stage_argv + runtime_argv + list(beam_args))
+        beam_argv = list(beam_args) if stage.beam_job else []
+        result = module.run(stage_argv + runtime_argv + beam_argv)
         run_dir.publish(stage)
         elapsed = time.monotonic() - started
         marker = {"stage": stage.name, "config_hash": digest, "upstream": upstream,
@@ -222,8 +231,7 @@ def run(argv=None) -> dict:
 
 
 def main():
-    setup_logging()
-    run()
+    run_main(run)
 
 
 if __name__ == "__main__":

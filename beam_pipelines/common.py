@@ -57,6 +57,35 @@ class _WorkerLogFilter(logging.Filter):
         return True
 
 
+def unknown_flags(beam_args) -> list:
+    """Flags that are neither the command's own nor Beam pipeline options (typos)."""
+    known = set(PipelineOptions([]).get_all_options().keys())
+    given = PipelineOptions(list(beam_args)).get_all_options(retain_unknown_options=True)
+    return sorted(f"--{name}" for name in set(given) - known)
+
+
+class InputError(Exception):
+    """Bad input or flags a user can fix: reported as one line, without a traceback."""
+
+
+def run_main(run) -> None:
+    """Entry-point wrapper: logging set up, and user errors printed as one clear line."""
+    setup_logging()
+    try:
+        run()
+    except (InputError, FileNotFoundError, NotADirectoryError) as err:
+        raise SystemExit(f"error: {err}") from None
+
+
+class _DropMessages(logging.Filter):
+    def __init__(self, *fragments):
+        super().__init__()
+        self.fragments = fragments
+
+    def filter(self, record):
+        return not any(f in record.getMessage() for f in self.fragments)
+
+
 def setup_logging(level=logging.INFO):
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     for noisy in ("apache_beam", "urllib3", "google", "absl"):
@@ -64,3 +93,6 @@ def setup_logging(level=logging.INFO):
     workers = logging.getLogger("apache_beam.runners.portability.local_job_service")
     workers.setLevel(logging.INFO)
     workers.addFilter(_WorkerLogFilter())
+    # Beam's PyTorch handlers log this once per fold model on the root logger
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_DropMessages("Device is set to"))

@@ -18,7 +18,7 @@ import fsspec
 from apache_beam.metrics import Metrics
 from apache_beam.options.pipeline_options import SetupOptions
 
-from beam_pipelines.common import pipeline_options, setup_logging
+from beam_pipelines.common import pipeline_options, run_main
 from transforms import dataset_card, dataset_stats, exports, io_utils, splits
 from transforms.schema import DATASET_SCHEMA, REJECTED_SCHEMA, rejected_row
 
@@ -384,8 +384,7 @@ def run(argv=None, save_main_session=True) -> dict:
 
 
 def main():
-    setup_logging()
-    run()
+    run_main(run)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ import time
 
 import apache_beam as beam
 
-from beam_pipelines.common import pipeline_options, sample_inputs, setup_logging
+from beam_pipelines.common import InputError, pipeline_options, run_main, sample_inputs
 from transforms.accounting import COUNTS, REJECTED, SumCounts, stage_accounts, unbalanced_stages
 from transforms.annotation import AnnotateConfig
 from transforms.clean import CleanConfig
@@ -32,26 +32,32 @@ def build_parser() -> argparse.ArgumentParser:
     d = GenerateConfig()
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--input", action="append", default=[],
+    p.add_argument("--input", action="append", default=argparse.SUPPRESS,
                    help="fsspec pattern of .story / .jsonl / .csv / .parquet files (.gz too); "
-                        "repeatable. Default: the bundled sample corpus.")
+                        "repeatable (default: the bundled sample corpus)")
     p.add_argument("--origin", action="append", default=[],
                    help="corpus partition of the matching --input (e.g. public, crawled); "
                         "one value applies to all inputs")
     p.add_argument("--output", required=True, help="output directory (local or gs://)")
-    p.add_argument("--folds", type=int, default=d.query.folds, help="k of the k-fold filter")
-    p.add_argument("--min_prefix_tokens", type=int, default=d.passage.min_prefix_tokens)
-    p.add_argument("--min_entities", type=int, default=d.passage.min_entities)
-    p.add_argument("--min_sentence_tokens", type=int, default=d.sentence.min_tokens)
-    p.add_argument("--max_shared_ngram", type=int, default=d.sentence.max_shared_ngram)
-    p.add_argument("--max_article_chars", type=int, default=d.clean.max_article_chars)
+    p.add_argument("--folds", type=int, default=d.query.folds,
+                   help="k of the k-fold adversarial filter (fold = stable_hash(article_id) %% k)")
+    p.add_argument("--min_prefix_tokens", type=int, default=d.passage.min_prefix_tokens,
+                   help="tokens the passage's article prefix must reach")
+    p.add_argument("--min_entities", type=int, default=d.passage.min_entities,
+                   help="distinct entities a passage needs")
+    p.add_argument("--min_sentence_tokens", type=int, default=d.sentence.min_tokens,
+                   help="tokens a query sentence needs")
+    p.add_argument("--max_shared_ngram", type=int, default=d.sentence.max_shared_ngram,
+                   help="a sentence sharing a word n-gram of this size with the passage is dropped")
+    p.add_argument("--max_article_chars", type=int, default=d.clean.max_article_chars,
+                   help="longer articles are rejected as scraping accidents")
     p.add_argument("--spacy_model", default=d.annotate.spacy_model,
                    help="installed spaCy pipeline name or local path "
                         "(e.g. a transformer pipeline on GPU workers)")
     p.add_argument("--nlp_batch_size", type=int, default=d.annotate.batch_size,
                    help="articles per nlp.pipe call")
     p.add_argument("--workers", type=int, default=None,
-                   help="DirectRunner worker processes (default: one per core)")
+                   help="local worker processes; 1 runs in-process (default: one per core)")
     return p
 
 
@@ -133,7 +139,7 @@ def graph(p, argv, build_args=None):
     """Build the job's graph on pipeline `p` from command-line flags, without running it
     (the runners' --dry_run uses this)."""
     args, _ = build_parser().parse_known_args(argv)
-    inputs = inputs_with_origins(args.input or sample_inputs(), args.origin)
+    inputs = inputs_with_origins(getattr(args, "input", None) or sample_inputs(), args.origin)
     config = config_from_args(args)
     meta = {"job": "generate", "inputs": [list(i) for i in inputs], "config": _asdict(config)}
     build_pipeline(p, inputs, args.output, config, meta)
@@ -143,12 +149,22 @@ def graph(p, argv, build_args=None):
 def run(argv=None):
     """Run the job; returns the stats dict it wrote."""
     args, beam_args = build_parser().parse_known_args(argv)
-    log.info("generate: %s -> %s", args.input or "the bundled sample corpus", args.output)
+    log.info("generate: %s -> %s", getattr(args, "input", None) or "the bundled sample corpus",
+             args.output)
     started = time.monotonic()
     with beam.Pipeline(options=pipeline_options(beam_args, args.workers)) as p:
         graph(p, argv)
     stats = read_json(join(args.output, STATS_FILE))
     log.info("generate: done in %.1f s\n%s", time.monotonic() - started, format_funnel(stats))
+    read = stats["stages"]["read"]
+    if read["out"] == 0:
+        source = getattr(args, "input", None) or "the sample corpus"
+        raise InputError(f"no article could be read from {source}: "
+                         f"{read['reasons'] or 'no input'} (rejected rows in "
+                         f"{join(args.output, 'rejected')})")
+    if stats["summary"]["queries"] == 0:
+        raise InputError(f"no cloze query was generated from {read['out']} article(s); "
+                         f"see the funnel above and {join(args.output, 'rejected')}")
     return stats
 
 
@@ -169,8 +185,7 @@ def format_funnel(stats) -> str:
 
 
 def main():
-    setup_logging()
-    run()
+    run_main(run)
 
 
 if __name__ == "__main__":

@@ -14,12 +14,15 @@ import os
 import time
 
 import apache_beam as beam
+import fsspec
+import pyarrow.parquet as pq
 
-from beam_pipelines.common import pipeline_options, setup_logging
+from beam_pipelines.common import InputError, pipeline_options, run_main
 from models import READERS
 from models.features import LexicalFeatureConfig
 from models.lexical import LexicalConfig
 from models.transformer import TransformerConfig
+from transforms import io_utils
 from transforms.adversary import TrainFolds, TrainFoldsConfig, train_summary
 from transforms.io_utils import join, read_json, write_json
 from transforms.resources import add_gpu_args, gpu_hints
@@ -87,6 +90,21 @@ def build_pipeline(p, cfg: TrainFoldsConfig, hints=None):
                 lambda ms: write_json(join(cfg.output, SUMMARY_FILE), train_summary(ms, cfg))))
 
 
+def check_candidates(pattern: str) -> int:
+    """Refuse, with one clear line, candidates that are missing or empty."""
+    files = io_utils.glob(pattern, files_only=True)
+    if not files:
+        raise InputError(f"no candidates match {pattern}: run beam_pipelines.generate first")
+    rows = 0
+    for path in files:
+        with fsspec.open(path, "rb") as f:
+            rows += pq.ParquetFile(f).metadata.num_rows
+    if rows == 0:
+        raise InputError(f"{pattern} holds no candidate rows: nothing to train on "
+                         "(see the generate job's funnel)")
+    return rows
+
+
 def graph(p, argv, build_args=None):
     """Build the graph on `p` without running it (runners' --dry_run)."""
     args, _ = build_parser().parse_known_args(argv)
@@ -99,6 +117,7 @@ def run(argv=None) -> dict:
     args, beam_args = build_parser().parse_known_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     cfg = config_from_args(args)
+    check_candidates(cfg.candidates)
     workers = args.workers if args.workers is not None else min(cfg.folds, os.cpu_count() or 1)
     log.info("train_folds: %d-fold %s readers on %s -> %s", cfg.folds, cfg.model,
              cfg.candidates, cfg.output)
@@ -113,8 +132,7 @@ def run(argv=None) -> dict:
 
 
 def main():
-    setup_logging()
-    run()
+    run_main(run)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ options, validates them, prints the steps with their resource hints, and submits
 import argparse
 import logging
 import pathlib
+import re
 import sys
 
 from apache_beam.options.pipeline_options import PipelineOptions
@@ -24,6 +25,8 @@ from runners.launch import launch
 
 SETUP_FILE = pathlib.Path(__file__).resolve().parents[1] / "setup.py"
 REQUIRED = ("project", "region", "temp_location")
+PROJECT_ID = re.compile(r"[a-z][a-z0-9-]{4,28}[a-z0-9]")
+BUCKET = re.compile(r"gs://([a-z0-9][a-z0-9._-]{1,61}[a-z0-9])(/.*)?")
 
 
 def build_parser():
@@ -64,10 +67,14 @@ def dataflow_argv(args) -> list:
 def validate(args, argv) -> list:
     """Our checks, then Beam's own Dataflow validator (offline with --dry_run=true)."""
     errors = [f"--{name} is required" for name in REQUIRED if not getattr(args, name)]
+    if args.project and not PROJECT_ID.fullmatch(args.project):
+        errors.append(f"--project {args.project!r} is not a project id (6-30 lower-case "
+                      "letters, digits and hyphens; the id, not the display name)")
     for name in ("temp_location", "staging_location"):
         value = getattr(args, name)
-        if value and not value.startswith("gs://"):
-            errors.append(f"--{name} must be a gs:// path, got {value!r}")
+        if value and not BUCKET.fullmatch(value):
+            errors.append(f"--{name} must be a gs:// path in a valid bucket (lower-case "
+                          f"letters, digits, '-', '_', '.'), got {value!r}")
     if errors:
         return errors
     from apache_beam.runners.dataflow.dataflow_runner import DataflowRunner

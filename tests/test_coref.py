@@ -24,6 +24,15 @@ def test_surname_and_given_name_link_to_the_full_name():
 def test_surname_does_not_link_to_non_person_names():
     c = clusters(("Morgan Stanley", "ORG"), ("Morgan", "PERSON"))
     assert c[0] != c[1]
+    # nor does a nationality that happens to be the first word of a person's span
+    c = clusters(("Kenyan Daniel Rono", "PERSON"), ("Kenyan", "NORP"))
+    assert c[0] != c[1]
+
+
+def test_acronym_of_a_name_with_a_possessive():
+    c = clusters(("Children's Heart Trust", "ORG"), ("CHT", "ORG"))
+    assert normalise_name("Children's Heart Trust") == "children heart trust"
+    assert c[0] == c[1]
 
 
 def test_ambiguous_alias_links_to_neither():

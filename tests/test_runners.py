@@ -56,7 +56,7 @@ def test_dataflow_option_set_is_complete(dataflow_graphs):
 
 def test_dataflow_custom_container_replaces_setup_file():
     args, _ = dataflow.build_parser().parse_known_args(
-        ["--project", "p-1", "--region", "r", "--temp_location", "gs://b/t",
+        ["--project", "my-project", "--region", "r", "--temp_location", "gs://my-bucket/t",
          "--sdk_container_image", "gcr.io/p/record:1"])
     argv = dataflow.dataflow_argv(args)
     assert "--sdk_container_image=gcr.io/p/record:1" in argv
@@ -68,12 +68,14 @@ def test_dataflow_custom_container_replaces_setup_file():
     (["--project", "p-1", "--temp_location", "gs://b/t"], "--region is required"),
     (["--project", "p-1", "--region", "r"], "--temp_location is required"),
     (["--project", "p-1", "--region", "r", "--temp_location", "/tmp/x"], "must be a gs:// path"),
+    (["--project", "my-project", "--region", "r", "--temp_location", "gs://MY_BUCKET/t"],
+     "must be a gs:// path in a valid bucket"),
     (["--project", "Not_A_Project", "--region", "r", "--temp_location", "gs://bucket-x/t"],
-     "Invalid Project ID"),
+     "is not a project id"),
 ])
 def test_dataflow_incomplete_options_are_refused(launcher_argv, message):
     with pytest.raises(SystemExit) as err:
-        dataflow.run(launcher_argv + ["--dry_run", "--", "--output", "gs://b/run"])
+        dataflow.run(launcher_argv + ["--dry_run", "--", "--output", "gs://my-bucket/run"])
     assert message in str(err.value)
 
 

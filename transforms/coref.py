@@ -7,7 +7,8 @@ replace it: anything that maps a list of mentions to one cluster key per mention
 Rules of `RuleBasedResolver`:
 - normalised exact match (case, titles such as "Mr" or "Sen.", possessive "'s", a leading
   "the", punctuation);
-- a person's surname or given name links to the full name ("Morgan" -> "Tracy Morgan");
+- a person's surname or given name, tagged as a person, links to the full name
+  ("Morgan" -> "Tracy Morgan"; the nationality "Kenyan" does not link to a person);
 - an acronym links to the name it abbreviates ("NBA" -> "National Basketball Association");
 - an alias that fits two different entities links to neither.
 """
@@ -26,6 +27,7 @@ TITLES = {
 PERSON_LABELS = {"PERSON"}
 _STOP_IN_ACRONYM = {"of", "and", "the", "for", "in", "on", "at", "de", "du", "la", "le", "&"}
 _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$", re.IGNORECASE)
+_INNER_POSSESSIVE = re.compile(r"(?:'|’)s\b", re.IGNORECASE)
 _NON_WORD = re.compile(r"[^\w\s-]")
 
 
@@ -41,7 +43,7 @@ def _ascii_fold(text: str) -> str:
 def normalise_name(text: str) -> str:
     """'Sen. Jeff Flake's' -> 'jeff flake'; 'the NBA' -> 'nba'."""
     text = _ascii_fold(text).strip()
-    text = _POSSESSIVE.sub("", text)
+    text = _INNER_POSSESSIVE.sub("", _POSSESSIVE.sub("", text))
     text = _NON_WORD.sub(" ", text.replace("’", "'")).lower()
     words = text.replace("-", " - ").split()
     while words and (words[0] in TITLES or words[0] == "the"):
@@ -83,7 +85,8 @@ class RuleBasedResolver:
             for full in multi:
                 if full == name:
                     continue
-                if is_acronym_of(name, full) or (person.get(full) and is_name_part(name, full)):
+                if is_acronym_of(name, full) or (
+                        person.get(full) and person.get(name) and is_name_part(name, full)):
                     targets.add(full)
             # exactly one antecedent: link; none or several (ambiguous): stand alone
             canonical[name] = targets.pop() if len(targets) == 1 else name

@@ -100,11 +100,18 @@ def render_card(stats: dict, shard_files: dict) -> str:
         lines.append(f"| {k} | {_fmt(v)} |")
     lines += ["", "## Funnel", "", "Every stage of every job, in order: what came in, what went out, "
               "what was rejected and the main reasons.", "",
-              "| job | stage | in | out | rejected | top reasons |", "|---|---|---:|---:|---:|---|"]
+              "| job | stage | in | out | rejected | top 3 reasons |", "|---|---|---:|---:|---:|---|"]
     for job, stage, n_in, n_out, n_rej, reasons in stage_rows(stats["funnel"]):
         top = sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
         lines.append(f"| {job} | {stage} | {_fmt(n_in)} | {_fmt(n_out)} | {_fmt(n_rej)} | "
                      + ", ".join(f"{k} {_fmt(v)}" for k, v in top) + " |")
+    adversary = stats["funnel"].get("train_folds")
+    if isinstance(adversary, dict) and adversary.get("heldout_accuracy") is not None:
+        lines += ["", f"Adversary: {adversary.get('folds')}-fold `{adversary.get('model')}` "
+                  f"readers, held-out accuracy {adversary['heldout_accuracy']:.3f} against "
+                  f"{adversary.get('random_baseline') or 0:.3f} for a random candidate "
+                  f"(on {adversary.get('heldout_n')} queries). Units: `sentence` counts "
+                  "sentences, `query` and later stages count queries."]
     lines += ["", "## Files", "",
               "- Parquet shards, one row per query (`entities`/`answers` `end` exclusive): "
               + ", ".join(f"`{f}`" for split in ("train", "dev", "test") for f in shard_files.get(split, [])),

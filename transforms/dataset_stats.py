@@ -133,6 +133,14 @@ def stage_rows(funnel: dict):
     """(job, stage, in, out, rejected, reasons) for every stage account in the funnel."""
     for job, d in funnel.items():
         stages = d.get("stages") if isinstance(d, dict) else None
+        totals = d.get("totals") if isinstance(d, dict) else None
+        if isinstance(totals, dict) and {"in", "kept", "dropped"} <= set(totals):
+            # the adversarial filter: queries its fold readers answered are dropped
+            reasons = {"answered_by_adversary": totals["dropped"],
+                       "scoring_error": totals.get("errors", 0)}
+            yield (job, "adversary", totals["in"], totals["kept"],
+                   totals["dropped"] + totals.get("errors", 0),
+                   {k: v for k, v in reasons.items() if v})
         if not isinstance(stages, dict):
             continue
         for stage, a in stages.items():

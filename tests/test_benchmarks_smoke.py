@@ -1,0 +1,44 @@
+"""Smoke test of the benchmark harness (benchmarks/): it measures and reports, on a tiny
+input. No timing assertions: speed targets live in `python -m benchmarks.run`."""
+import glob
+import math
+
+import pytest
+
+from benchmarks import corpus, generation
+
+
+@pytest.fixture(scope="module")
+def three_stories(corpus_dir):
+    files = sorted(glob.glob(str(corpus_dir / "cnn_stories" / "*.story")))[:3]
+    assert len(files) == 3
+    return files
+
+
+def test_generation_benchmark_measures_a_ratio(three_stories, tmp_path, annotator):
+    r = generation.measure_generation(three_stories, reps=1, workers=(1,), work_dir=tmp_path,
+                                      nlp=annotator.nlp, calibrate=False, log=lambda m: None)
+    assert r["articles"] == 3 and r["words"] > 0 and r["texts"] > 3
+    (run,) = r["runs"]
+    assert run["bare"]["docs"] == r["texts"]
+    job = run["jobs"]["1"]
+    assert job["annotated"] == 3, "the job annotated the articles the bare loop saw"
+    for key in ("job_s", "process_s", "cpu_s", "peak_tree_rss_mb", "self_maxrss_mb"):
+        assert generation.is_positive_finite(job[key]), (key, job[key])
+    s = r["summary"]
+    assert s["all_annotated"]
+    ratio = s["single_vs_ceiling"]
+    assert isinstance(ratio, float) and math.isfinite(ratio) and ratio > 0
+    assert "multi_vs_single" not in s
+
+
+def test_replicated_corpus_has_fresh_ids_and_the_same_text(corpus_dir, tmp_path):
+    inputs = corpus.real_inputs(corpus_dir)
+    one = corpus.clean_articles(corpus.read_articles(inputs))
+    pattern = corpus.write_replicated(inputs, 2, tmp_path)
+    two = corpus.clean_articles(corpus.read_articles([pattern]))
+    assert len(two) == 2 * len(one)
+    assert len({a.article_id for a in two}) == len(two)
+    assert sorted(corpus.texts_of(two)) == sorted(corpus.texts_of(one) * 2)
+    assert corpus.count_words(corpus.texts_of(two)) == 2 * corpus.count_words(
+        corpus.texts_of(one))
