@@ -7,8 +7,8 @@ replace it: anything that maps a list of mentions to one cluster key per mention
 Rules of `RuleBasedResolver`:
 - normalised exact match (case, titles such as "Mr" or "Sen.", possessive "'s", a leading
   "the", punctuation);
-- a person's surname or given name, tagged as a person, links to the full name
-  ("Morgan" -> "Tracy Morgan"; the nationality "Kenyan" does not link to a person);
+- a person's surname or given name links to the full name ("Morgan" -> "Tracy Morgan"),
+  unless it is tagged as a nationality or group ("Kenyan" never links to a person);
 - an acronym links to the name it abbreviates ("NBA" -> "National Basketball Association");
 - an alias that fits two different entities links to neither.
 """
@@ -25,6 +25,9 @@ TITLES = {
     "coach", "manager", "pope", "saint", "st", "jr", "sr",
 }
 PERSON_LABELS = {"PERSON"}
+# a nationality is never a person's name part, even inside a bad span ("Kenyan Daniel Rono");
+# other labels are kept: small NER models often tag surnames as GPE or ORG
+GROUP_LABELS = {"NORP"}
 _STOP_IN_ACRONYM = {"of", "and", "the", "for", "in", "on", "at", "de", "du", "la", "le", "&"}
 _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$", re.IGNORECASE)
 _INNER_POSSESSIVE = re.compile(r"(?:'|’)s\b", re.IGNORECASE)
@@ -74,9 +77,10 @@ class RuleBasedResolver:
 
     def clusters(self, mentions: Sequence[tuple]) -> list:
         names = [normalise_name(text) for text, _ in mentions]
-        person = {}
+        person, group = {}, {}
         for name, (_, label) in zip(names, mentions):
             person[name] = person.get(name, False) or label in PERSON_LABELS
+            group[name] = group.get(name, True) and label in GROUP_LABELS
         distinct = sorted(n for n in set(names) if n)
         multi = [n for n in distinct if " " in n]
         canonical = {}
@@ -86,7 +90,7 @@ class RuleBasedResolver:
                 if full == name:
                     continue
                 if is_acronym_of(name, full) or (
-                        person.get(full) and person.get(name) and is_name_part(name, full)):
+                        person.get(full) and not group.get(name) and is_name_part(name, full)):
                     targets.add(full)
             # exactly one antecedent: link; none or several (ambiguous): stand alone
             canonical[name] = targets.pop() if len(targets) == 1 else name
