@@ -17,7 +17,7 @@ readers) against a plain batched torch loop over the same featurized queries and
   one timed pass of each, in alternating order; RunInference's predictions must equal the
   loop's query by query. Ratio (loop s / RunInference s) per repetition, then the median.
   Target: ratio >= 0.8 for the transformer reader; the lexical ratio has no target (its
-  forward costs less than Beam's per-element work; see docs/benchmarks-adversary.md).
+  forward costs less than Beam's per-element work; see docs/benchmarks.md (section Adversary)).
 """
 import argparse
 import logging
@@ -42,7 +42,7 @@ from transforms.io_utils import join, read_parquet
 TARGET = 0.8
 # The target applies where the model's own cost matters: the transformer (GPU workers).
 # A lexical forward costs ~25 us a query, less than Beam's per-element cost, so its ratio
-# is reported without a target (see docs/benchmarks-adversary.md).
+# is reported without a target (see docs/benchmarks.md (section Adversary)).
 TARGETED = ("transformer",)
 NAMESPACE = "benchmark_adversary"
 

