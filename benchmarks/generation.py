@@ -76,6 +76,19 @@ def machine_busy_s():
         return None
 
 
+def _hwm_bytes(pid):
+    """VmHWM: the process's own peak RSS. (ru_maxrss is no use for a child: Linux carries
+    the parent's peak through fork and exec, so a lean job reports its launcher's peak.)"""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, IndexError, ValueError):
+        pass
+    return 0
+
+
 def _rss_bytes(pid):
     try:
         with open(f"/proc/{pid}/statm") as f:
@@ -96,6 +109,7 @@ class TreeMonitor(threading.Thread):
         self.root, self.interval = pid, interval
         self.peak_tree_rss = 0
         self.peak_proc_rss = 0
+        self.peak_proc_hwm = 0
         self.max_procs = 0
         self.cpu = {}
         self.busy_start = machine_busy_s()
@@ -126,6 +140,7 @@ class TreeMonitor(threading.Thread):
         self.cpu.update(tree)
         self.peak_tree_rss = max(self.peak_tree_rss, sum(rss.values()))
         self.peak_proc_rss = max([self.peak_proc_rss, *rss.values()])
+        self.peak_proc_hwm = max([self.peak_proc_hwm, *map(_hwm_bytes, tree)])
         self.max_procs = max(self.max_procs, len(tree))
 
     def run(self):
@@ -196,6 +211,7 @@ def run_job(inputs, workers, out_dir, extra_args=()) -> dict:
     r.update(workers=workers, process_s=process_s,
              peak_tree_rss_mb=monitor.peak_tree_rss / 2**20,
              peak_proc_rss_mb=monitor.peak_proc_rss / 2**20,
+             peak_proc_hwm_mb=monitor.peak_proc_hwm / 2**20,
              max_processes=monitor.max_procs,
              cpu_s=max(monitor.cpu_s, after - before), loadavg_at_start=load)
     # cores the job's processes obtained on average: ~1.0 for an uncontended workers=1 job

@@ -5,7 +5,9 @@
 
 Prints a table of measurements, then one line per target: `name ratio target PASS|FAIL`
 (SKIPPED where a benchmark could not run). --quick: 1 repetition and 1x/2x only (a smoke
-run, not a measurement). Exit status 0 unless --strict and a target fails.
+run, not a measurement). The multi-process target is checked on the 2x and 4x corpora
+(scaling); the 1x speedup is reported in the table. Exit status 0 unless --strict and a
+target fails.
 """
 import argparse
 import importlib
@@ -83,26 +85,23 @@ def bench_generation(args, nlp, log):
          f"{_fmt(s['peak_tree_rss_mb']['1'], 0)} / {_fmt(s['peak_tree_rss_mb'][w], 0)}"),
         ("generation", "every job annotated every article", s["all_annotated"]),
     ]
+    # the multi-process speedup is also measured here, on the 270-article corpus, but its target
+    # is checked by the scaling benchmark at 2x and 4x: a ~20 s job is start-up bound
+    # (docs/benchmarks.md, "Multi-process speedup and corpus size")
+    table.append(("generation", f"workers={w} speedup at 1x (start-up bound, no target)",
+                  s.get("multi_vs_single")))
     targets = [
         target_row("generation_single_vs_ceiling", s["single_vs_ceiling"], ">=", 0.75,
                    "job(workers=1) words/s over bare nlp.pipe words/s, real corpus 1x, "
                    "generate.run wall time incl. Beam start-up and model load"),
-        target_row(f"generation_multi{w}_vs_single", s.get("multi_vs_single"), ">=", 1.6,
-                   f"job(workers={w}) words/s over job(workers=1) words/s, real corpus 1x"),
     ]
-    others = s["other_cores"].get(w)
-    if others is not None and (os.cpu_count() or 1) - others < CONTENDED * int(w):
-        targets[1]["warning"] = (
-            f"other processes kept {others:.2f} cores busy (median) during the workers={w} "
-            f"runs: the job got {s['cores_used'][w]:.2f} cores of {os.cpu_count()}, so this "
-            "measures the machine's load, not the job")
     return r, table, targets
 
 
 def bench_scaling(args, nlp, log):
     from benchmarks.scaling import measure_scaling
     factors = (1, 2) if args.quick else (1, 2, 4)
-    extra = () if args.quick else (args.multi_workers,)
+    extra = (args.multi_workers,)
     r = measure_scaling(factors=factors, reps=args.reps, workers=1, extra_workers=extra,
                         nlp=nlp, quiet_wait_s=args.wait_quiet, log=log)
     s = r["summary"]
@@ -119,8 +118,10 @@ def bench_scaling(args, nlp, log):
         table.append(("scaling", f"steady state: single vs ceiling at {hi}x",
                       s[f"single_vs_ceiling_at_{hi}x"]))
     for w in extra:
-        table.append(("scaling", f"steady state: workers={w} speedup at {hi}x",
-                      s[f"w{w}_vs_w1_at_{hi}x"]))
+        for f in factors:
+            table.append(("scaling", f"workers={w} speedup at {f}x (others took "
+                          f"{_fmt(s[f'other_cores_w{w}_at_{f}x'], 2)} cores)",
+                          s[f"w{w}_vs_w1_at_{f}x"]))
         table.append(("scaling", f"peak RSS MB workers={w} at {hi}x",
                       s[f"peak_rss_mb_w{w}_at_{hi}x"]))
         table.append(("scaling", f"cores obtained workers=1 / workers={w} at {hi}x",
@@ -142,14 +143,18 @@ def bench_scaling(args, nlp, log):
         targets.append(target_row(
             f"steady_single_vs_ceiling_{hi}x", s[f"single_vs_ceiling_at_{hi}x"], ">=", 0.75,
             f"job(workers=1) on {hi}x words/s over bare nlp.pipe words/s (same repetition)"))
+    # the multi-process target: workers=w over workers=1 on the same corpus, paired in each
+    # repetition, from 2x (540 articles) up, where start-up no longer dominates the job
     for w in extra:
-        t = target_row(f"steady_multi{w}_vs_single_{hi}x", s[f"w{w}_vs_w1_at_{hi}x"], ">=", 1.6,
-                       f"job(workers={w}) over job(workers=1) on {hi}x")
-        others = s[f"other_cores_w{w}_at_{hi}x"]
-        if others is not None and (os.cpu_count() or 1) - others < CONTENDED * w:
-            t["warning"] = (f"other processes kept {others:.2f} cores busy (median) during the "
-                            f"workers={w} runs: this measures the machine's load, not the job")
-        targets.append(t)
+        for f in [f for f in factors if f >= 2]:
+            t = target_row(f"generation_multi{w}_vs_single_{f}x", s[f"w{w}_vs_w1_at_{f}x"], ">=", 1.6,
+                           f"job(workers={w}) over job(workers=1), generate.run wall time, {f}x")
+            others = s[f"other_cores_w{w}_at_{f}x"]
+            if others is not None and (os.cpu_count() or 1) - others < CONTENDED * w:
+                t["warning"] = (f"other processes kept {others:.2f} cores busy (median) during "
+                                f"the workers={w} runs: this measures the machine's load, not "
+                                "the job")
+            targets.append(t)
     return r, table, targets
 
 

@@ -4,8 +4,8 @@ written as JSON lines to a temporary folder and read inside the job).
 Per repetition the factors run back to back; time and peak memory ratios are taken
 within a repetition (4x / 1x), then the median over repetitions.
 - time: wall time of generate.run in the job process (start-up included);
-- memory: peak summed RSS of the job's process tree, sampled every 0.2 s from /proc (for
-  `--workers 1` this equals the process's own ru_maxrss, which is reported too).
+- memory: peak summed RSS of the job's process tree, sampled every 0.2 s from /proc, and the
+  largest process's own peak (VmHWM; for `--workers 1` the two agree).
 """
 import pathlib
 import shutil
@@ -35,8 +35,8 @@ def replicated_corpora(factors, work_dir, source_inputs=None) -> dict:
 
 def measure_scaling(factors=(1, 2, 4), reps=3, workers=1, source_inputs=None, work_dir=None,
                     extra_workers=(), nlp=None, quiet_wait_s=0, log=print) -> dict:
-    """The job at every factor, `reps` times. `extra_workers`: further worker counts run
-    at the largest factor only (steady-state multi-process speedup). With `nlp`, each
+    """The job at every factor, `reps` times. `extra_workers`: further worker counts, run
+    right after `workers` at every factor (multi-process speedup by corpus size). With `nlp`, each
     repetition also times the bare nlp.pipe loop over the smallest factor's texts, so the
     steady-state ratio job(largest factor) words/s / ceiling words/s is paired."""
     own_tmp = work_dir is None
@@ -44,7 +44,6 @@ def measure_scaling(factors=(1, 2, 4), reps=3, workers=1, source_inputs=None, wo
     runs = []
     try:
         corpora = replicated_corpora(factors, work_dir / "corpora", source_inputs)
-        big = max(factors)
         bare_texts = corpus.cleaned_texts([corpora[min(factors)][0]]) if nlp is not None else None
         for rep in range(reps):
             run = {"rep": rep, "jobs": {}}
@@ -57,7 +56,7 @@ def measure_scaling(factors=(1, 2, 4), reps=3, workers=1, source_inputs=None, wo
                 log(f"  rep {rep} bare loop ({min(factors)}x texts): {b['wall_s']:.1f} s "
                     f"({b['wps']:.0f} words/s)")
             order = list(factors) if rep % 2 == 0 else list(reversed(factors))
-            plan = [(f, workers) for f in order] + [(big, w) for w in extra_workers]
+            plan = [(f, w) for f in order for w in (workers, *extra_workers)]
             for f, w in plan:
                 if quiet_wait_s:
                     wait_quiet(quiet_wait_s, log=log)
@@ -68,7 +67,7 @@ def measure_scaling(factors=(1, 2, 4), reps=3, workers=1, source_inputs=None, wo
                 run["jobs"][f"x{f}-w{w}"] = j
                 log(f"  rep {rep} {f}x workers={w}: {j['job_s']:.1f} s in generate.run "
                     f"({j['wps']:.0f} words/s), peak RSS {j['peak_tree_rss_mb']:.0f} MB "
-                    f"(self maxrss {j['self_maxrss_mb']:.0f} MB); cores: ours "
+                    f"(largest process {j['peak_proc_hwm_mb']:.0f} MB); cores: ours "
                     f"{j['cores_used']:.2f}, others {_fmt_or(j['other_cores'])}")
             runs.append(run)
     finally:
@@ -109,10 +108,11 @@ def summarise(runs, factors, workers, extra_workers=()) -> dict:
         s[f"single_vs_ceiling_at_{hi}x"] = _median(
             r["jobs"][key(hi)]["wps"] / r["bare"]["wps"] for r in runs)
     for w in extra_workers:
-        s[f"w{w}_vs_w{workers}_at_{hi}x"] = _median(
-            r["jobs"][key(hi)]["job_s"] / r["jobs"][key(hi, w)]["job_s"] for r in runs)
-        s[f"other_cores_w{w}_at_{hi}x"] = _median(
-            r["jobs"][key(hi, w)]["other_cores"] for r in runs)
+        for f in factors:
+            s[f"w{w}_vs_w{workers}_at_{f}x"] = _median(
+                r["jobs"][key(f)]["job_s"] / r["jobs"][key(f, w)]["job_s"] for r in runs)
+            s[f"other_cores_w{w}_at_{f}x"] = _median(
+                r["jobs"][key(f, w)]["other_cores"] for r in runs)
         s[f"cores_used_w{w}_at_{hi}x"] = _median(
             r["jobs"][key(hi, w)]["cores_used"] for r in runs)
         s[f"peak_rss_mb_w{w}_at_{hi}x"] = _median(

@@ -23,7 +23,7 @@ def test_generation_benchmark_measures_a_ratio(three_stories, tmp_path, annotato
     assert run["bare"]["docs"] == r["texts"]
     job = run["jobs"]["1"]
     assert job["annotated"] == 3, "the job annotated the articles the bare loop saw"
-    for key in ("job_s", "process_s", "cpu_s", "peak_tree_rss_mb", "self_maxrss_mb"):
+    for key in ("job_s", "process_s", "cpu_s", "peak_tree_rss_mb", "peak_proc_hwm_mb"):
         assert generation.is_positive_finite(job[key]), (key, job[key])
     s = r["summary"]
     assert s["all_annotated"]

@@ -7,6 +7,7 @@ import string
 from dataclasses import dataclass, field
 
 from transforms.articles import Article
+from transforms.spacy_runtime import import_spacy
 
 # Named-entity types kept (OntoNotes labels): people, groups, places, things with names.
 # Dates, times, money, quantities, percentages and ordinals/cardinals are not entities here.
@@ -106,7 +107,7 @@ def segment_from_doc(doc, entity_labels) -> Segment:
 
 def load_spacy(config: AnnotateConfig):
     """Load the pipeline with only tokenizer, NER and a sentence splitter enabled."""
-    import spacy
+    spacy = import_spacy(config.spacy_model)
     try:
         nlp = spacy.load(config.spacy_model, exclude=["lemmatizer"])
     except OSError as err:

@@ -25,6 +25,7 @@ from transforms.hashing import short_digest
 from transforms.passages import PassageConfig, build_passage
 from transforms.schema import rejected_row
 from transforms.sentences import SentenceConfig, select_sentence
+from transforms.spacy_runtime import freeze_long_lived
 
 log = logging.getLogger(__name__)
 STAGES = ("read", "clean", "deduplicate", "annotate", "passage", "sentence", "query")
@@ -189,6 +190,7 @@ class AnnotateFn(beam.DoFn):
 
     def setup(self):
         self.annotator = Annotator(self.config)
+        freeze_long_lived()
 
     def process(self, batch):
         tally = Tally("annotate")
