@@ -1,7 +1,8 @@
 """Run the benchmarks and check their targets (docs/benchmarks.md).
 
     python -m benchmarks.run [--quick] [--only generation|scaling|adversary] [--reps N]
-                             [--wait_quiet S] [--json results.json] [--strict]
+                             [--multi_workers N] [--wait_quiet S] [--json results.json]
+                             [--strict]
 
 Prints a table of measurements, then one line per target: `name ratio target PASS|FAIL`
 (SKIPPED where a benchmark could not run). --quick: 1 repetition and 1x/2x only (a smoke
@@ -44,11 +45,10 @@ def target_row(name, ratio, op, bound, note=""):
 
 
 def machine() -> dict:
-    import apache_beam
-    import spacy
+    from importlib.metadata import version   # not `import spacy`: load_spacy imports it lean
     return {"cpus": os.cpu_count(), "loadavg": os.getloadavg(), "python": platform.python_version(),
-            "platform": platform.platform(), "apache_beam": apache_beam.__version__,
-            "spacy": spacy.__version__}
+            "platform": platform.platform(), "apache_beam": version("apache-beam"),
+            "spacy": version("spacy")}
 
 
 # ---------------------------------------------------------------- benchmarks
@@ -147,7 +147,7 @@ def bench_scaling(args, nlp, log):
     # repetition, from 2x (540 articles) up, where start-up no longer dominates the job
     for w in extra:
         for f in [f for f in factors if f >= 2]:
-            t = target_row(f"generation_multi{w}_vs_single_{f}x", s[f"w{w}_vs_w1_at_{f}x"], ">=", 1.6,
+            t = target_row(f"scaling_multi{w}_vs_single_{f}x", s[f"w{w}_vs_w1_at_{f}x"], ">=", 1.6,
                            f"job(workers={w}) over job(workers=1), generate.run wall time, {f}x")
             others = s[f"other_cores_w{w}_at_{f}x"]
             if others is not None and (os.cpu_count() or 1) - others < CONTENDED * w:
@@ -200,7 +200,7 @@ def main(argv=None):
                    help="run only this benchmark (repeatable)")
     p.add_argument("--reps", type=int, default=None, help="repetitions (default 3; 1 if --quick)")
     p.add_argument("--multi_workers", type=int, default=2,
-                   help="workers of the multi-process DirectRunner run")
+                   help="workers of the multi-process local runner run (>= 2)")
     p.add_argument("--wait_quiet", type=float, default=0, metavar="S",
                    help="before each run wait up to S seconds until other processes leave the "
                         "machine idle (shared machines); 0: do not wait")
@@ -209,6 +209,10 @@ def main(argv=None):
     args = p.parse_args(argv)
     if args.reps is None:
         args.reps = 1 if args.quick else 3
+    if args.multi_workers < 2:
+        p.error("--multi_workers must be at least 2 (it is compared with workers=1)")
+    if args.reps < 1:
+        p.error("--reps must be at least 1")
 
     def log(msg):
         print(msg, flush=True)

@@ -35,6 +35,10 @@ def test_transformer_pipelines_and_unknown_ones_keep_torch(tmp_path):
     (cnn / "meta.json").write_text(json.dumps({"pipeline": ["tok2vec", "ner"],
                                                "requirements": ["spacy>=3.7"]}))
     assert needs_torch(str(cnn)) is False
+    nulls = tmp_path / "nulls"
+    nulls.mkdir()
+    (nulls / "meta.json").write_text(json.dumps({"pipeline": None, "requirements": None}))
+    assert needs_torch(str(nulls)) is False
     assert needs_torch("no_such_spacy_pipeline_xyz") is True   # meta unreadable: be safe
     assert needs_torch(str(tmp_path / "missing")) is True
 
@@ -51,10 +55,13 @@ from transforms.readers import parse_story
 fn = AnnotateFn(AnnotateConfig())
 fn.setup()
 torch_loaded = "torch" in sys.modules
+from transforms.spacy_runtime import freeze_long_lived
+frozen_again = freeze_long_lived()
 article = parse_story(open(sys.argv[2], "rb").read(), sys.argv[2], "sample")
 segments = fn.annotator.annotate([article])[0].paragraphs
 import torch  # still importable for code that needs it
 print(json.dumps({"torch_loaded": torch_loaded, "frozen": gc.get_freeze_count(),
+                  "frozen_again": frozen_again,
                   "torch_ok": torch.tensor([1.0]).sum().item() == 1.0,
                   "mentions": [[m.text, m.label] for s in segments for m in s.mentions],
                   "sentences": [len(s.sentences) for s in segments]}))
@@ -71,6 +78,26 @@ def _probe(mode, story, worker):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+TORCH_PIPELINE_AFTER_LEAN = r"""
+import json, pathlib, sys, tempfile
+from transforms.spacy_runtime import import_spacy
+import_spacy(sys.argv[1])                      # the CNN pipeline: spaCy without torch
+trf = pathlib.Path(tempfile.mkdtemp())
+(trf / "meta.json").write_text(json.dumps({"pipeline": ["transformer", "ner"]}))
+try:
+    import_spacy(str(trf))
+except RuntimeError as err:
+    print("refused:", err)
+"""
+
+
+def test_a_torch_pipeline_after_a_lean_import_gets_a_clear_error():
+    out = subprocess.run([sys.executable, "-c", TORCH_PIPELINE_AFTER_LEAN, MODEL],
+                         cwd=PROJECT_DIR, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "refused:" in out.stdout and "fresh process" in out.stdout
+
+
 def test_spacy_without_torch_annotates_exactly_as_with_it():
     story = sorted((PROJECT_DIR / "beam_pipelines" / "sample_corpus").glob("*.story"))[0]
     lean = _probe("plain", story, worker=True)
@@ -83,3 +110,4 @@ def test_spacy_without_torch_annotates_exactly_as_with_it():
     # long-lived objects are frozen in a worker process only, not in the process that runs
     # the pipeline in-process (a test session, a notebook)
     assert lean["frozen"] > 10_000 and usual["frozen"] == 0
+    assert lean["frozen_again"] is False      # once per process

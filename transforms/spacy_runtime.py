@@ -5,7 +5,8 @@
   worker process. `import_spacy` imports spaCy without torch when the pipeline does not need it.
 - At exit, Python's garbage collector walks every object of the interpreter, models included:
   ~1.1 s per worker with spaCy and Beam loaded, and the local runner stops its workers one after
-  the other. `freeze_long_lived` moves what is loaded once per worker out of the collector's sight.
+  the other. `freeze_long_lived` moves what is loaded once per worker out of the collector's sight
+  (the worker then exits in ~0.1 s).
 """
 import gc
 import importlib.util
@@ -13,6 +14,7 @@ import json
 import os
 import pathlib
 import sys
+import threading
 
 # Pipeline components and package requirements that run on torch (through thinc).
 TORCH_COMPONENTS = ("transformer", "curated_transformer")
@@ -46,39 +48,63 @@ def needs_torch(model: str) -> bool:
     meta = model_meta(model)
     if meta is None:
         return True
-    requirements = " ".join(meta.get("requirements", [])).lower()
-    components = set(meta.get("pipeline", [])) | set(meta.get("components", []))
+    requirements = " ".join(meta.get("requirements") or []).lower()
+    components = set(meta.get("pipeline") or []) | set(meta.get("components") or [])
     return (any(r in requirements for r in TORCH_REQUIREMENTS)
             or any(c in components for c in TORCH_COMPONENTS))
+
+
+_IMPORT_LOCK = threading.Lock()   # SDK harnesses set up DoFns on several threads
+_FROZEN = False
 
 
 def import_spacy(model: str):
     """`import spacy`; without importing torch when `model` does not need it and neither spaCy,
     thinc nor torch is loaded yet. `import torch` keeps working afterwards for code that needs it
-    (the adversary uses torch directly, not through thinc)."""
-    loaded = any(name in sys.modules for name in ("spacy", "thinc", "torch"))
-    if loaded or needs_torch(model):
-        import spacy
+    (the adversary uses torch directly, not through thinc), but thinc stays torch-less for the
+    life of the process: a torch-based spaCy pipeline loaded later in the same process fails."""
+    with _IMPORT_LOCK:
+        loaded = any(name in sys.modules for name in ("spacy", "thinc", "torch"))
+        if loaded or needs_torch(model):
+            import spacy
+            _check_torch_for(model)
+            return spacy
+        sys.modules["torch"] = None  # thinc.compat then records has_torch = False
+        try:
+            import spacy
+        finally:
+            if sys.modules.get("torch", 0) is None:
+                del sys.modules["torch"]
         return spacy
-    sys.modules["torch"] = None  # thinc.compat then records has_torch = False
-    try:
-        import spacy
-    finally:
-        del sys.modules["torch"]
-    return spacy
+
+
+def _check_torch_for(model: str) -> None:
+    """A clear error instead of a failure deep inside thinc: a torch-based pipeline asked for
+    in a process whose spaCy was imported without torch."""
+    compat = sys.modules.get("thinc.compat")
+    if (compat is not None and not compat.has_torch and importlib.util.find_spec("torch")
+            and model_meta(model) is not None and needs_torch(model)):
+        raise RuntimeError(
+            f"spaCy pipeline {model!r} runs on torch, but this process imported spaCy without "
+            "torch for a CNN pipeline earlier; load it in a fresh process (a new job or worker)")
 
 
 def in_worker_process() -> bool:
-    """Whether this is a Beam SDK worker process (local multi-process runner, Dataflow, Flink),
-    not the process that built the pipeline (the in-process runner, a test session)."""
+    """Whether this is a Beam SDK worker process started with its control endpoint in the
+    environment (the local multi-process runner, the SDK containers of Dataflow and of portable
+    runners), not the process that built the pipeline (the in-process runner, a test session)."""
     return bool(os.environ.get("CONTROL_API_SERVICE_DESCRIPTOR"))
 
 
 def freeze_long_lived() -> bool:
-    """In a worker process: keep everything alive now (imported modules, the loaded model) out of
-    future garbage collections, so that the worker exits in ~0.2 s instead of ~1.2 s. Call once the
-    model is loaded. Elsewhere nothing happens (cycles alive now could then never be collected)."""
-    if not in_worker_process():
-        return False
-    gc.freeze()
-    return True
+    """In a worker process, once per process: keep everything alive now (imported modules, the
+    loaded model) out of future garbage collections, so that the worker exits in ~0.1 s instead
+    of ~1.2 s. Call once the model is loaded. Elsewhere nothing happens (cycles alive now could
+    then never be collected)."""
+    global _FROZEN
+    with _IMPORT_LOCK:
+        if _FROZEN or not in_worker_process():
+            return False
+        gc.freeze()
+        _FROZEN = True
+        return True
