@@ -1,6 +1,6 @@
 """Human validation stage (paper section 3.4): export HITs, serve them, ingest the answers.
 
-  export  --filtered DIR/filtered --output DIR/hits [--per-hit N]
+  export  --filtered DIR/filtered --output DIR/hits [--per_hit N]
           MTurk batch input CSV (hits.csv) + the self-contained task page (mturk_template.html)
   serve   --hits DIR/hits --db annotations.sqlite [--port P]
           the same page for in-house annotators; answers stored in SQLite
@@ -41,7 +41,7 @@ def _input_pattern(filtered: str) -> str:
 def export(filtered: str, output: str, per_hit: int = 1, limit: int | None = None) -> dict:
     """Write hits.csv, mturk_template.html, preview.html and manifest.json under `output`."""
     if per_hit < 1:
-        raise ValueError("--per-hit must be >= 1")
+        raise ValueError("--per_hit must be >= 1")
     pattern = _input_pattern(filtered)
     rows, skipped, seen = [], {}, set()
     for row in io_utils.read_parquet(pattern, columns=_COLUMNS).to_pylist():
@@ -367,12 +367,13 @@ def _write_csv(fs, path, rows, columns):
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="record-human-validation", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    # flags use underscores like every other command; the dashed spellings still work
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("export", help="write the MTurk batch CSV and the task page")
     p.add_argument("--filtered", required=True,
                    help="DIR/filtered (reads kept/*.parquet) or a dir of candidate Parquet")
     p.add_argument("--output", required=True, help="DIR/hits")
-    p.add_argument("--per-hit", type=int, default=1, help="triples per HIT (paper: 1)")
+    p.add_argument("--per_hit", "--per-hit", type=int, default=1, help="triples per HIT (paper: 1)")
     p.add_argument("--limit", type=int, default=None, help="export only the first N triples")
     p = sub.add_parser("serve", help="serve the HITs to local annotators")
     p.add_argument("--hits", required=True)
@@ -385,9 +386,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--results", required=True, help="MTurk results CSV or annotations.sqlite")
     p.add_argument("--output", required=True, help="DIR/validated")
     defaults = Q.QualityConfig()
-    p.add_argument("--check-every", type=int, default=defaults.check_every)
-    p.add_argument("--min-accuracy", type=float, default=defaults.min_accuracy)
-    p.add_argument("--min-answers", type=int, default=defaults.min_answers)
+    p.add_argument("--check_every", "--check-every", type=int, default=defaults.check_every)
+    p.add_argument("--min_accuracy", "--min-accuracy", type=float, default=defaults.min_accuracy)
+    p.add_argument("--min_answers", "--min-answers", type=int, default=defaults.min_answers)
     return parser
 
 

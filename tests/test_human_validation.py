@@ -407,3 +407,13 @@ def test_local_server_stores_every_task_of_a_multi_task_hit(record_candidates, t
         got = con.execute("SELECT query_id, answer FROM annotations ORDER BY id").fetchall()
     assert got == [(hit["query_id" + s], by_id[hit["query_id" + s]]["answers"][0]["text"])
                    for s in ("_1", "_2")]
+
+
+def test_flags_take_underscores_like_the_other_commands_and_dashes_still_work():
+    parser = hv._parser()
+    a = parser.parse_args(["ingest", "--results", "r.csv", "--output", "v",
+                           "--min_answers", "5", "--check-every", "7", "--min_accuracy", "0.3"])
+    assert (a.min_answers, a.check_every, a.min_accuracy) == (5, 7, 0.3)
+    b = parser.parse_args(["export", "--filtered", "f", "--output", "h", "--per_hit", "2"])
+    c = parser.parse_args(["export", "--filtered", "f", "--output", "h", "--per-hit", "2"])
+    assert b.per_hit == c.per_hit == 2
