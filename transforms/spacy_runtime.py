@@ -43,15 +43,17 @@ def model_meta(model: str):
     return None
 
 
-def needs_torch(model: str) -> bool:
-    """Whether a spaCy pipeline runs on torch; True when its meta.json cannot be read."""
-    meta = model_meta(model)
-    if meta is None:
-        return True
+def _runs_on_torch(meta: dict) -> bool:
     requirements = " ".join(meta.get("requirements") or []).lower()
     components = set(meta.get("pipeline") or []) | set(meta.get("components") or [])
     return (any(r in requirements for r in TORCH_REQUIREMENTS)
             or any(c in components for c in TORCH_COMPONENTS))
+
+
+def needs_torch(model: str) -> bool:
+    """Whether a spaCy pipeline runs on torch; True when its meta.json cannot be read."""
+    meta = model_meta(model)
+    return meta is None or _runs_on_torch(meta)
 
 
 _IMPORT_LOCK = threading.Lock()   # SDK harnesses set up DoFns on several threads
@@ -62,12 +64,19 @@ def import_spacy(model: str):
     """`import spacy`; without importing torch when `model` does not need it and neither spaCy,
     thinc nor torch is loaded yet. `import torch` keeps working afterwards for code that needs it
     (the adversary uses torch directly, not through thinc), but thinc stays torch-less for the
-    life of the process: a torch-based spaCy pipeline loaded later in the same process fails."""
+    life of the process: a torch-based spaCy pipeline asked for later gets a clear error."""
+    meta = model_meta(model)
     with _IMPORT_LOCK:
         loaded = any(name in sys.modules for name in ("spacy", "thinc", "torch"))
-        if loaded or needs_torch(model):
+        if loaded or meta is None or _runs_on_torch(meta):
             import spacy
-            _check_torch_for(model)
+            compat = sys.modules.get("thinc.compat")
+            if (meta is not None and _runs_on_torch(meta) and compat is not None
+                    and not compat.has_torch and importlib.util.find_spec("torch")):
+                raise RuntimeError(
+                    f"spaCy pipeline {model!r} runs on torch, but this process imported spaCy "
+                    "without torch for a CNN pipeline earlier; load it in a fresh process "
+                    "(a new job or worker)")
             return spacy
         sys.modules["torch"] = None  # thinc.compat then records has_torch = False
         try:
@@ -76,17 +85,6 @@ def import_spacy(model: str):
             if sys.modules.get("torch", 0) is None:
                 del sys.modules["torch"]
         return spacy
-
-
-def _check_torch_for(model: str) -> None:
-    """A clear error instead of a failure deep inside thinc: a torch-based pipeline asked for
-    in a process whose spaCy was imported without torch."""
-    compat = sys.modules.get("thinc.compat")
-    if (compat is not None and not compat.has_torch and importlib.util.find_spec("torch")
-            and model_meta(model) is not None and needs_torch(model)):
-        raise RuntimeError(
-            f"spaCy pipeline {model!r} runs on torch, but this process imported spaCy without "
-            "torch for a CNN pipeline earlier; load it in a fresh process (a new job or worker)")
 
 
 def in_worker_process() -> bool:
