@@ -16,11 +16,11 @@ import time
 import apache_beam as beam
 
 from beam_pipelines.common import pipeline_options, run_main
-from transforms.adversary import (ERROR_SCHEMA, FilterConfig, ScoreWithAdversary, assign_fold,
+from transforms.machine_filtering.adversary import (ERROR_SCHEMA, FilterConfig, ScoreWithAdversary, assign_fold,
                                   filter_stats, load_adversary)
-from transforms.io_utils import join, read_json, write_json
-from transforms.resources import add_gpu_args, gpu_hints, wants_gpu
-from transforms.schema import SCORED_SCHEMA
+from transforms.core.io_utils import join, read_json, write_json
+from transforms.core.resources import add_gpu_args, gpu_hints, wants_gpu
+from transforms.core.schema import SCORED_SCHEMA
 
 log = logging.getLogger("adversarial_filter")
 STATS_FILE = "stats/adversarial_filter.json"

@@ -22,8 +22,8 @@ from typing import Callable
 import fsspec
 
 from beam_pipelines.common import InputError, run_main, sample_inputs, unknown_flags
-from transforms.io_utils import join
-from transforms.resources import add_gpu_args, gpu_hints
+from transforms.core.io_utils import join
+from transforms.core.resources import add_gpu_args, gpu_hints
 
 log = logging.getLogger("build")
 MARKERS = "_build"

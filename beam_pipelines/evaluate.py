@@ -14,7 +14,7 @@ import sys
 
 import fsspec
 
-from transforms import record_metric
+from transforms.finalize import record_metric
 
 BASELINES = ("random", "most_frequent", "first_entity")
 

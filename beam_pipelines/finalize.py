@@ -19,8 +19,12 @@ from apache_beam.metrics import Metrics
 from apache_beam.options.pipeline_options import SetupOptions
 
 from beam_pipelines.common import pipeline_options, run_main
-from transforms import dataset_card, dataset_stats, exports, io_utils, splits
-from transforms.schema import DATASET_SCHEMA, REJECTED_SCHEMA, rejected_row
+from transforms.finalize import dataset_card
+from transforms.finalize import dataset_stats
+from transforms.finalize import exports
+from transforms.core import io_utils
+from transforms.finalize import splits
+from transforms.core.schema import DATASET_SCHEMA, REJECTED_SCHEMA, rejected_row
 
 STAGE = "finalize"
 SHARD_TEMPLATE = "-SSSSS-of-NNNNN"

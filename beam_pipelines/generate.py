@@ -13,16 +13,16 @@ import time
 import apache_beam as beam
 
 from beam_pipelines.common import InputError, pipeline_options, run_main, sample_inputs
-from transforms.accounting import COUNTS, REJECTED, SumCounts, stage_accounts, unbalanced_stages
-from transforms.annotation import AnnotateConfig
-from transforms.clean import CleanConfig
-from transforms.cloze import QueryConfig
-from transforms.generation import (STAGES, CurateArticles, GenerateClozeQueries, GenerateConfig,
+from transforms.core.accounting import COUNTS, REJECTED, SumCounts, stage_accounts, unbalanced_stages
+from transforms.curation.annotation import AnnotateConfig
+from transforms.curation.clean import CleanConfig
+from transforms.generation.cloze import QueryConfig
+from transforms.generation.pipeline import (STAGES, CurateArticles, GenerateClozeQueries, GenerateConfig,
                                    ReadArticles)
-from transforms.io_utils import join, read_json, write_json
-from transforms.passages import PassageConfig
-from transforms.schema import CANDIDATE_SCHEMA, REJECTED_SCHEMA
-from transforms.sentences import SentenceConfig
+from transforms.core.io_utils import join, read_json, write_json
+from transforms.generation.passages import PassageConfig
+from transforms.core.schema import CANDIDATE_SCHEMA, REJECTED_SCHEMA
+from transforms.generation.sentences import SentenceConfig
 
 log = logging.getLogger("generate")
 STATS_FILE = "stats/generate.json"

@@ -22,10 +22,10 @@ import uuid
 
 import fsspec
 
-from transforms import hits as H
-from transforms import io_utils
-from transforms import worker_quality as Q
-from transforms.hashing import stable_hash
+from transforms.human_filtering import hits as H
+from transforms.core import io_utils
+from transforms.human_filtering import worker_quality as Q
+from transforms.core.hashing import stable_hash
 
 LOG = logging.getLogger(__name__)
 _COLUMNS = ["id", "passage_id", "passage", "entities", "query", "answers"]

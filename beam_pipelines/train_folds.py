@@ -22,10 +22,10 @@ from models import READERS
 from models.features import LexicalFeatureConfig
 from models.lexical import LexicalConfig
 from models.transformer import TransformerConfig
-from transforms import io_utils
-from transforms.adversary import TrainFolds, TrainFoldsConfig, train_summary
-from transforms.io_utils import join, read_json, write_json
-from transforms.resources import add_gpu_args, gpu_hints
+from transforms.core import io_utils
+from transforms.machine_filtering.adversary import TrainFolds, TrainFoldsConfig, train_summary
+from transforms.core.io_utils import join, read_json, write_json
+from transforms.core.resources import add_gpu_args, gpu_hints
 
 log = logging.getLogger("train_folds")
 SUMMARY_FILE = "stats/train_folds.json"

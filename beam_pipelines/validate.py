@@ -16,9 +16,10 @@ import sys
 import fsspec
 import pyarrow.parquet as pq
 
-from transforms import invariants, io_utils
-from transforms.schema import DATASET_SCHEMA
-from transforms.splits import SPLITS, SplitConfig
+from transforms.finalize import invariants
+from transforms.core import io_utils
+from transforms.core.schema import DATASET_SCHEMA
+from transforms.finalize.splits import SPLITS, SplitConfig
 
 REQUIRED_FILES = ("stats.json", "README.md", "passage_length.png", "query_length.png",
                   "entities_per_passage.png")

@@ -34,10 +34,10 @@ from apache_beam.options.pipeline_options import PipelineOptions
 
 from models import reader_module
 from models.batching import score_loop
-from transforms.adversary import (fold_dir, fold_key, fold_model_handler, load_adversary,
+from transforms.machine_filtering.adversary import (fold_dir, fold_key, fold_model_handler, load_adversary,
                                   load_fold_model)
-from transforms.hashing import fold_of
-from transforms.io_utils import join, read_parquet
+from transforms.core.hashing import fold_of
+from transforms.core.io_utils import join, read_parquet
 
 TARGET = 0.8
 # The target applies where the model's own cost matters: the transformer (GPU workers).

@@ -8,8 +8,8 @@ import json
 import os
 import pathlib
 
-from transforms import readers
-from transforms.clean import CleanConfig, clean_article
+from transforms.curation import readers
+from transforms.curation.clean import CleanConfig, clean_article
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 CORPUS = pathlib.Path(os.environ.get("RECORD_CORPUS_DIR", REPO.parent / "shared" / "corpus"))
@@ -30,7 +30,7 @@ def real_inputs(root=None) -> list:
 
 
 def read_articles(patterns, origin="public") -> list:
-    """Parse the files matching `patterns` with transforms.readers, as the job's ReadFile
+    """Parse the files matching `patterns` with transforms.curation.readers, as the job's ReadFile
     does (.story and .jsonl only; the benchmarks need no other layout). Rejected records
     are dropped."""
     out = []
@@ -49,10 +49,10 @@ def read_articles(patterns, origin="public") -> list:
 
 
 def clean_articles(articles, config: CleanConfig = CleanConfig()) -> list:
-    """The articles the job annotates: cleaned with transforms.clean.clean_article, cleaning
+    """The articles the job annotates: cleaned with transforms.curation.clean.clean_article, cleaning
     rejects dropped, and one article per id (the copy with the smallest content digest, as
     the job's KeepOnePerId keeps)."""
-    from transforms.generation import content_key
+    from transforms.generation.pipeline import content_key
     by_id = {}
     for a in articles:
         c = clean_article(a, config)

@@ -2,8 +2,8 @@
 `nlp.pipe` loop over the same cleaned article text with the same spaCy pipeline.
 
 - Ceiling: `load_spacy(AnnotateConfig())`, then `nlp.pipe(texts, batch_size=16)` over the
-  paragraphs and highlights of the articles the job annotates (read with transforms.readers,
-  cleaned with transforms.clean.clean_article, one per id). Model loading is not timed.
+  paragraphs and highlights of the articles the job annotates (read with transforms.curation.readers,
+  cleaned with transforms.curation.clean.clean_article, one per id). Model loading is not timed.
 - Job: `python -m beam_pipelines.generate`-equivalent in a fresh subprocess. `job_s` is the
   wall time of `generate.run(argv)` inside it: pipeline construction, Beam start-up, spaCy
   loading in every worker, reading, cleaning, annotation, passages, queries and the Parquet
@@ -230,7 +230,7 @@ def _children_usage():
 
 
 def load_nlp():
-    from transforms.annotation import AnnotateConfig, load_spacy
+    from transforms.curation.annotation import AnnotateConfig, load_spacy
     return load_spacy(AnnotateConfig())
 
 

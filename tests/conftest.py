@@ -34,7 +34,7 @@ def record_format_dir(corpus_dir) -> pathlib.Path:
 @pytest.fixture(scope="session")
 def annotator():
     """The real spaCy pipeline the job uses, loaded once per test session."""
-    from transforms.annotation import Annotator
+    from transforms.curation.annotation import Annotator
     return Annotator()
 
 

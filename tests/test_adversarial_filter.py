@@ -11,10 +11,10 @@ import pytest
 from beam_pipelines import adversarial_filter
 from models.features import candidates
 from tests.test_train_folds import build_candidates, build_lexical_adversary
-from transforms.adversary import (ERROR_SCHEMA, FilterConfig, fold_model_handler,
+from transforms.machine_filtering.adversary import (ERROR_SCHEMA, FilterConfig, fold_model_handler,
                                   load_adversary)
-from transforms.hashing import fold_of
-from transforms.schema import CANDIDATE_SCHEMA, SCORED_SCHEMA
+from transforms.core.hashing import fold_of
+from transforms.core.schema import CANDIDATE_SCHEMA, SCORED_SCHEMA
 
 
 @pytest.fixture(scope="module")
@@ -126,7 +126,7 @@ def test_runinference_dead_letters_become_error_rows(adversary):
     from apache_beam.ml.inference.base import RunInference
     from apache_beam.testing.test_pipeline import TestPipeline as BeamTestPipeline
     from apache_beam.testing.util import assert_that, equal_to
-    from transforms.adversary import error_row, failed_batch_rows
+    from transforms.machine_filtering.adversary import error_row, failed_batch_rows
     _, adv = adversary
     handler = fold_model_handler(str(adv), load_adversary(str(adv)), "CPU")
     with BeamTestPipeline() as p:

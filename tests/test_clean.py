@@ -1,5 +1,5 @@
-from transforms.articles import Article
-from transforms.clean import (CleanConfig, clean_article, fix_dateline, infer_source,
+from transforms.curation.articles import Article
+from transforms.curation.clean import (CleanConfig, clean_article, fix_dateline, infer_source,
                               is_boilerplate, normalise_whitespace, strip_dailymail_byline,
                               strip_link_lines, strip_trailing_credit, undo_ptb_escapes)
 

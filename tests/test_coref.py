@@ -1,4 +1,4 @@
-from transforms.coref import RuleBasedResolver, initials, normalise_name
+from transforms.curation.coref import RuleBasedResolver, initials, normalise_name
 
 
 def clusters(*mentions):

@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from beam_pipelines import evaluate
-from transforms import record_metric as M
+from transforms.finalize import record_metric as M
 
 
 def test_normalize_answer_follows_the_official_rules():

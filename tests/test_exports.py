@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from transforms import exports, invariants
+from transforms.finalize import exports
+from transforms.finalize import invariants
 
 
 def _load(record_format_dir):

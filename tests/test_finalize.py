@@ -9,8 +9,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from beam_pipelines import finalize, validate
-from transforms import exports, record_metric
-from transforms.schema import SCORED_SCHEMA
+from transforms.finalize import exports
+from transforms.finalize import record_metric
+from transforms.core.schema import SCORED_SCHEMA
 
 SPLITS = ("train", "dev", "test")
 PEOPLE = ["Maria Lopez", "Tom Becker", "Aisha Khan", "Li Wei", "Omar Haddad", "Sara Novak",

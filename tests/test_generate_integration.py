@@ -6,7 +6,7 @@ import json
 import pyarrow.parquet as pq
 import pytest
 
-from transforms.schema import CANDIDATE_SCHEMA, REJECTED_SCHEMA
+from transforms.core.schema import CANDIDATE_SCHEMA, REJECTED_SCHEMA
 
 
 @pytest.fixture(scope="module")

@@ -5,11 +5,11 @@ import apache_beam as beam
 from apache_beam.testing.test_pipeline import TestPipeline as BeamTestPipeline
 from apache_beam.testing.util import assert_that, equal_to
 
-from transforms.accounting import COUNTS, REJECTED, SumCounts
-from transforms.annotation import AnnotateConfig
-from transforms.articles import Article
-from transforms.clean import CleanConfig
-from transforms.generation import (CurateArticles, GenerateClozeQueries, GenerateConfig,
+from transforms.core.accounting import COUNTS, REJECTED, SumCounts
+from transforms.curation.annotation import AnnotateConfig
+from transforms.curation.articles import Article
+from transforms.curation.clean import CleanConfig
+from transforms.generation.pipeline import (CurateArticles, GenerateClozeQueries, GenerateConfig,
                                    ReadArticles)
 
 from tests.test_passages_and_queries import HIGHLIGHTS, PARAGRAPHS

@@ -21,9 +21,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from beam_pipelines import human_validation as hv
-from transforms import hits as H
-from transforms.record_metric import normalize_answer
-from transforms.schema import CANDIDATE_SCHEMA
+from transforms.human_filtering import hits as H
+from transforms.finalize.record_metric import normalize_answer
+from transforms.core.schema import CANDIDATE_SCHEMA
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 

@@ -11,7 +11,7 @@ from models.features import (DENSE_FEATURES, ScoringError, candidates, correct_m
                              lexical_features, sentence_spans)
 from models.lexical import Featurizer, LexicalConfig, Reader, build, fit
 from models.training import cloze_loss, evaluate, featurize, seed_everything
-from transforms.hashing import fold_of
+from transforms.core.hashing import fold_of
 
 
 def record_rows(record_format_dir) -> list:

@@ -1,5 +1,5 @@
-from transforms.passages import CandidateSentence, Entity
-from transforms.sentences import (SentenceConfig, entities_have_passage_antecedent,
+from transforms.generation.passages import CandidateSentence, Entity
+from transforms.generation.sentences import (SentenceConfig, entities_have_passage_antecedent,
                                   has_min_tokens, is_not_question, select_sentence,
                                   shares_no_ngram)
 

@@ -1,11 +1,11 @@
-"""spaCy without torch, and frozen long-lived objects in workers (transforms/spacy_runtime.py)."""
+"""spaCy without torch, and frozen long-lived objects in workers (transforms/curation/spacy_runtime.py)."""
 import json
 import subprocess
 import sys
 
 from beam_pipelines.common import PROJECT_DIR
-from transforms.annotation import AnnotateConfig
-from transforms.spacy_runtime import model_meta, needs_torch
+from transforms.curation.annotation import AnnotateConfig
+from transforms.curation.spacy_runtime import model_meta, needs_torch
 
 MODEL = AnnotateConfig().spacy_model
 
@@ -49,13 +49,13 @@ PROBE = r"""
 import gc, json, sys
 if sys.argv[1] == "torch_first":
     import torch
-from transforms.annotation import AnnotateConfig
-from transforms.generation import AnnotateFn
-from transforms.readers import parse_story
+from transforms.curation.annotation import AnnotateConfig
+from transforms.generation.pipeline import AnnotateFn
+from transforms.curation.readers import parse_story
 fn = AnnotateFn(AnnotateConfig())
 fn.setup()
 torch_loaded = "torch" in sys.modules
-from transforms.spacy_runtime import freeze_long_lived
+from transforms.curation.spacy_runtime import freeze_long_lived
 frozen_again = freeze_long_lived()
 article = parse_story(open(sys.argv[2], "rb").read(), sys.argv[2], "sample")
 segments = fn.annotator.annotate([article])[0].paragraphs
@@ -80,7 +80,7 @@ def _probe(mode, story, worker):
 
 TORCH_PIPELINE_AFTER_LEAN = r"""
 import json, pathlib, sys, tempfile
-from transforms.spacy_runtime import import_spacy
+from transforms.curation.spacy_runtime import import_spacy
 import_spacy(sys.argv[1])                      # the CNN pipeline: spaCy without torch
 trf = pathlib.Path(tempfile.mkdtemp())
 (trf / "meta.json").write_text(json.dumps({"pipeline": ["transformer", "ner"]}))

@@ -6,8 +6,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from transforms import splits
-from transforms.splits import GroupSummary, SplitConfig
+from transforms.finalize import splits
+from transforms.finalize.splits import GroupSummary, SplitConfig
 
 
 def _groups(n, origin="public", queries=3, prefix="a"):

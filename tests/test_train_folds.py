@@ -11,11 +11,11 @@ import pytest
 import torch
 
 from beam_pipelines import train_folds
-from transforms.adversary import (TrainFoldsConfig, articles_digest, read_fold_split,
+from transforms.machine_filtering.adversary import (TrainFoldsConfig, articles_digest, read_fold_split,
                                   train_fold)
-from transforms.hashing import fold_of
-from transforms.io_utils import read_parquet
-from transforms.resources import add_gpu_args, gpu_hints
+from transforms.core.hashing import fold_of
+from transforms.core.io_utils import read_parquet
+from transforms.core.resources import add_gpu_args, gpu_hints
 
 N_ARTICLES = 120   # CNN/DM test articles (+ the 20 CNN stories): ~360 queries
 

@@ -10,9 +10,9 @@ import pytest
 
 from beam_pipelines import validate
 from tests.test_finalize import fixture_rows, run_finalize, write_filtered
-from transforms import invariants
-from transforms.schema import DATASET_SCHEMA
-from transforms.splits import SplitConfig
+from transforms.finalize import invariants
+from transforms.core.schema import DATASET_SCHEMA
+from transforms.finalize.splits import SplitConfig
 
 ROW = {"id": "q1", "passage_id": "p1", "article_id": "a1", "source": "cnn", "origin": "public",
        "url": "http://x/1", "passage": "Ann met Bob in Rome.", "split": "train",

@@ -1,6 +1,6 @@
 """Worker quality control and triple validation rules (paper section 3.4), without Beam."""
-from transforms.hits import is_correct
-from transforms.worker_quality import (QualityConfig, Submission, block_reason, check_workers,
+from transforms.human_filtering.hits import is_correct
+from transforms.human_filtering.worker_quality import (QualityConfig, Submission, block_reason, check_workers,
                                        is_ambiguity_report, republish, validate_queries,
                                        validation_status)
 

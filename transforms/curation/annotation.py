@@ -6,8 +6,8 @@ Only the components NER and sentence splitting need are run.
 import string
 from dataclasses import dataclass, field
 
-from transforms.articles import Article
-from transforms.spacy_runtime import import_spacy
+from transforms.curation.articles import Article
+from transforms.curation.spacy_runtime import import_spacy
 
 # Named-entity types kept (OntoNotes labels): people, groups, places, things with names.
 # Dates, times, money, quantities, percentages and ordinals/cardinals are not entities here.

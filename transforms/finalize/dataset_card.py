@@ -2,7 +2,7 @@
 import io
 import json
 
-from transforms.dataset_stats import stage_rows
+from transforms.finalize.dataset_stats import stage_rows
 
 HISTOGRAMS = (  # (file, distribution key, x label)
     ("passage_length.png", "passage_tokens", "tokens per passage"),

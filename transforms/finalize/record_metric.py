@@ -9,7 +9,7 @@ import random
 import re
 import string
 
-from transforms.hashing import stable_hash
+from transforms.core.hashing import stable_hash
 
 _PUNCT = frozenset(string.punctuation)
 _ARTICLES = re.compile(r"\b(a|an|the)\b")

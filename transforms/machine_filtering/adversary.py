@@ -27,8 +27,8 @@ from models.features import ScoringError, answer_texts, candidates
 from models.lexical import LexicalConfig
 from models.training import evaluate, featurize, seed_everything
 from models.transformer import TransformerConfig
-from transforms.hashing import fold_of
-from transforms.io_utils import join, read_json, read_parquet, write_json
+from transforms.core.hashing import fold_of
+from transforms.core.io_utils import join, read_json, read_parquet, write_json
 
 log = logging.getLogger(__name__)
 NAMESPACE = "adversarial_filter"

@@ -3,8 +3,8 @@ import re
 from dataclasses import dataclass
 from typing import Optional, Union
 
-from transforms.articles import Article
-from transforms.schema import rejected_row
+from transforms.curation.articles import Article
+from transforms.core.schema import rejected_row
 
 STAGE = "clean"
 

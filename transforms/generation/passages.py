@@ -7,11 +7,11 @@ layout (`\n@highlight\n<highlight>`). The rest of the article yields candidate s
 from dataclasses import dataclass
 from typing import Union
 
-from transforms.annotation import AnnotatedArticle
-from transforms.articles import Article
-from transforms.coref import CoreferenceResolver, RuleBasedResolver
-from transforms.hashing import short_digest
-from transforms.schema import rejected_row
+from transforms.curation.annotation import AnnotatedArticle
+from transforms.curation.articles import Article
+from transforms.curation.coref import CoreferenceResolver, RuleBasedResolver
+from transforms.core.hashing import short_digest
+from transforms.core.schema import rejected_row
 
 STAGE = "passage"
 HIGHLIGHT_SEP = "\n@highlight\n"

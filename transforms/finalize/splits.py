@@ -13,8 +13,8 @@ from typing import Iterable, Mapping, Optional
 
 import fsspec
 
-from transforms import io_utils
-from transforms.hashing import stable_hash
+from transforms.core import io_utils
+from transforms.core.hashing import stable_hash
 
 SPLITS = ("train", "dev", "test")
 VALID_FOR = ("train", "dev_test", "none")

@@ -15,17 +15,18 @@ import apache_beam as beam
 import fsspec
 import pyarrow.parquet as pq
 
-from transforms import io_utils, readers
-from transforms.accounting import COUNTS, REJECTED, Tally
-from transforms.annotation import AnnotateConfig, Annotator
-from transforms.clean import CleanConfig, clean_article
-from transforms.cloze import QueryConfig, passage_row, queries_for_sentence
-from transforms.coref import RuleBasedResolver
-from transforms.hashing import short_digest
-from transforms.passages import PassageConfig, build_passage
-from transforms.schema import rejected_row
-from transforms.sentences import SentenceConfig, select_sentence
-from transforms.spacy_runtime import freeze_long_lived
+from transforms.core import io_utils
+from transforms.curation import readers
+from transforms.core.accounting import COUNTS, REJECTED, Tally
+from transforms.curation.annotation import AnnotateConfig, Annotator
+from transforms.curation.clean import CleanConfig, clean_article
+from transforms.generation.cloze import QueryConfig, passage_row, queries_for_sentence
+from transforms.curation.coref import RuleBasedResolver
+from transforms.core.hashing import short_digest
+from transforms.generation.passages import PassageConfig, build_passage
+from transforms.core.schema import rejected_row
+from transforms.generation.sentences import SentenceConfig, select_sentence
+from transforms.curation.spacy_runtime import freeze_long_lived
 
 log = logging.getLogger(__name__)
 STAGES = ("read", "clean", "deduplicate", "annotate", "passage", "sentence", "query")

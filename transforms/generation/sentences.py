@@ -3,7 +3,7 @@ paper; `select_sentence` applies them in order and reports the first one that fa
 from dataclasses import asdict, dataclass
 from typing import Callable, NamedTuple, Optional
 
-from transforms.passages import CandidateSentence, ngrams
+from transforms.generation.passages import CandidateSentence, ngrams
 
 STAGE = "sentence"
 

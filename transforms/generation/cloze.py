@@ -3,9 +3,9 @@ kept sentence, the mention replaced by `@placeholder`; its answers are every pas
 mention coreferent with it."""
 from dataclasses import dataclass
 
-from transforms.hashing import fold_of
-from transforms.passages import CandidateSentence, Passage
-from transforms.schema import rejected_row
+from transforms.core.hashing import fold_of
+from transforms.generation.passages import CandidateSentence, Passage
+from transforms.core.schema import rejected_row
 
 STAGE = "query"
 PLACEHOLDER = "@placeholder"

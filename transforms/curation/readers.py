@@ -14,8 +14,8 @@ import json
 import posixpath
 from typing import Iterable, Iterator, Union
 
-from transforms.articles import Article
-from transforms.schema import rejected_row
+from transforms.curation.articles import Article
+from transforms.core.schema import rejected_row
 
 STAGE = "read"
 KNOWN_TYPES = ("story", "jsonl", "json", "csv", "parquet")

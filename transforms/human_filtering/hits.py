@@ -10,8 +10,8 @@ import json
 import re
 from importlib import resources
 
-from transforms.hashing import short_digest
-from transforms.record_metric import normalize_answer
+from transforms.core.hashing import short_digest
+from transforms.finalize.record_metric import normalize_answer
 
 HIGHLIGHT = "\n@highlight\n"
 PLACEHOLDER = "@placeholder"
