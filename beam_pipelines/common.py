@@ -1,13 +1,26 @@
-"""Shared plumbing of the entry points: default local runner and the bundled sample."""
+"""What every entry point shares: strict flags, one-line errors, Ctrl-C, temp files, logs.
+
+Entry points only parse flags and call a stage. Heavy modules (Beam, spaCy, torch) are
+imported after the flags are parsed, so `--help` answers at once.
+"""
+import argparse
+import atexit
 import logging
 import os
 import pathlib
 import re
+import shutil
+import signal
+import sys
+import tempfile
+import threading
 
-from apache_beam.options.pipeline_options import PipelineOptions
+from transforms.core.preflight import InputError  # noqa: F401 - re-exported
+from transforms.core.stage import CURRENT, pipeline_options  # noqa: F401 - re-exported
 
 PROJECT_DIR = pathlib.Path(__file__).resolve().parents[1]
 SAMPLE_CORPUS = PROJECT_DIR / "beam_pipelines" / "sample_corpus"
+_CLEANUPS = []   # callables run on exit, failure and Ctrl-C (staging, locks, temp files)
 
 
 def sample_inputs() -> list:
@@ -15,26 +28,132 @@ def sample_inputs() -> list:
     return [str(SAMPLE_CORPUS / "*.story"), str(SAMPLE_CORPUS / "*.jsonl")]
 
 
-def _given(args, name):
-    return any(a == f"--{name}" or a.startswith(f"--{name}=") for a in args)
+def on_exit(fn):
+    """Run `fn` when the command ends, however it ends (returns a remover)."""
+    _CLEANUPS.append(fn)
+    return lambda: _CLEANUPS.remove(fn) if fn in _CLEANUPS else None
 
 
-def pipeline_options(beam_args, workers=None) -> PipelineOptions:
-    """Beam options. With no runner given: Beam's local FnApiRunner (what the DirectRunner
-    runs batch pipelines on, minus its attempt to download the Prism runner binary) in
-    multi-processing mode with one worker per core (or `workers`; 1 means in-process)."""
-    args = list(beam_args)
-    if not _given(args, "runner"):
-        args.append("--runner=FnApiRunner")
-    joined = " ".join(args)
-    if "FnApiRunner" in joined or "DirectRunner" in joined:
-        n = workers if workers is not None else (os.cpu_count() or 1)
-        if not _given(args, "direct_running_mode"):
-            args.append("--direct_running_mode=" + ("multi_processing" if n > 1 else "in_memory"))
-        if not _given(args, "direct_num_workers"):
-            args.append(f"--direct_num_workers={n}")
-    return PipelineOptions(args)
+def _run_cleanups():
+    while _CLEANUPS:
+        fn = _CLEANUPS.pop()
+        try:
+            fn()
+        except Exception:  # noqa: BLE001 - cleaning up must not hide the real outcome
+            pass
 
+
+# --- flags ------------------------------------------------------------------------------
+
+def parser(description: str) -> argparse.ArgumentParser:
+    return argparse.ArgumentParser(description=description, allow_abbrev=False)
+
+
+def parse(p: argparse.ArgumentParser, argv=None):
+    """(args, Beam options): flags that are neither the command's own nor Beam pipeline
+    options end the command with one line naming them, before anything starts."""
+    args, rest = p.parse_known_args(argv)
+    stray = [a for a in rest if not a.startswith("--")]
+    if stray:
+        raise InputError(f"unexpected argument(s) {' '.join(stray)} (see --help)")
+    typos = unknown_flags(rest) if rest else []
+    if typos:
+        raise InputError(f"unknown flag(s) {', '.join(typos)}: not a flag of this command "
+                         "(see --help) nor a Beam pipeline option")
+    return args, tuple(rest)
+
+
+def unknown_flags(beam_args) -> list:
+    """Flags that are neither the command's own nor Beam pipeline options (typos)."""
+    from apache_beam.options.pipeline_options import PipelineOptions
+    known = set(PipelineOptions([]).get_all_options().keys())
+    given = PipelineOptions(list(beam_args)).get_all_options(retain_unknown_options=True)
+    return sorted(f"--{name}" for name in set(given) - known)
+
+
+def add_workers_flag(p, default_help="one per core"):
+    p.add_argument("--workers", type=int, default=None,
+                   help=f"local worker processes; 1 runs in-process (default: {default_help})")
+
+
+# --- running ----------------------------------------------------------------------------
+
+def _descendants(pid: int) -> list:
+    children = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            children.setdefault(int(fields[1]), []).append(int(entry))
+        except (OSError, IndexError, ValueError):
+            continue
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def _interrupted(command: str):
+    stage = CURRENT["stage"] or command
+    print(f"\ninterrupted during {stage}; run the same command to resume", file=sys.stderr,
+          flush=True)
+    for pid in _descendants(os.getpid()):
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:
+            pass
+    _run_cleanups()
+    os._exit(130)
+
+
+def _watch_ctrl_c(command: str):
+    """SIGINT is blocked in every thread (and so in the worker processes, which inherit the
+    mask); one thread waits for it and ends the command with one line and exit 130."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+    def wait():
+        signal.sigwait({signal.SIGINT})
+        _interrupted(command)
+
+    threading.Thread(target=wait, name="ctrl-c", daemon=True).start()
+
+
+def _private_tmp():
+    """A temporary folder for this command and its workers, removed when it ends (Beam's
+    address/lock files, torch's caches)."""
+    tmp = tempfile.mkdtemp(prefix="record-builder-")
+    os.environ["TMPDIR"] = tmp
+    os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", os.path.join(tmp, "torchinductor"))
+    tempfile.tempdir = tmp
+    on_exit(lambda: shutil.rmtree(tmp, ignore_errors=True))
+
+
+def run_main(run, command: str = None) -> None:
+    """Entry-point wrapper: logging, Ctrl-C, temp files, and user errors as one line."""
+    from transforms.core.manifest import ManifestError
+    from transforms.core.stage import StageFailed
+    command = command or pathlib.Path(sys.argv[0]).stem
+    setup_logging()
+    _watch_ctrl_c(command)
+    _private_tmp()
+    atexit.register(_run_cleanups)
+    try:
+        run()
+    except (InputError, ManifestError, StageFailed, FileNotFoundError,
+            NotADirectoryError) as err:
+        _run_cleanups()
+        raise SystemExit(f"error: {err}") from None
+    finally:
+        _run_cleanups()
+
+
+# --- logging ----------------------------------------------------------------------------
 
 class _WorkerLogFilter(logging.Filter):
     """Multi-process DirectRunner workers forward their logs through the job service as
@@ -55,26 +174,6 @@ class _WorkerLogFilter(logging.Filter):
         if found:
             record.msg, record.args = "worker: " + found.group(1).replace('\\"', '"'), ()
         return True
-
-
-def unknown_flags(beam_args) -> list:
-    """Flags that are neither the command's own nor Beam pipeline options (typos)."""
-    known = set(PipelineOptions([]).get_all_options().keys())
-    given = PipelineOptions(list(beam_args)).get_all_options(retain_unknown_options=True)
-    return sorted(f"--{name}" for name in set(given) - known)
-
-
-class InputError(Exception):
-    """Bad input or flags a user can fix: reported as one line, without a traceback."""
-
-
-def run_main(run) -> None:
-    """Entry-point wrapper: logging set up, and user errors printed as one clear line."""
-    setup_logging()
-    try:
-        run()
-    except (InputError, FileNotFoundError, NotADirectoryError) as err:
-        raise SystemExit(f"error: {err}") from None
 
 
 class _DropMessages(logging.Filter):

@@ -34,8 +34,8 @@ from apache_beam.options.pipeline_options import PipelineOptions
 
 from models import reader_module
 from models.batching import score_loop
-from transforms.machine_filtering.adversary import (fold_dir, fold_key, fold_model_handler, load_adversary,
-                                  load_fold_model)
+from models.checkpoints import fold_dir, fold_key, load_adversary, load_fold_model
+from models.handlers import fold_model_handler
 from transforms.core.hashing import fold_of
 from transforms.core.io_utils import join, read_parquet
 

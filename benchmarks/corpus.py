@@ -52,7 +52,7 @@ def clean_articles(articles, config: CleanConfig = CleanConfig()) -> list:
     """The articles the job annotates: cleaned with transforms.curation.clean.clean_article, cleaning
     rejects dropped, and one article per id (the copy with the smallest content digest, as
     the job's KeepOnePerId keeps)."""
-    from transforms.generation.pipeline import content_key
+    from transforms.curation.curate import content_key
     by_id = {}
     for a in articles:
         c = clean_article(a, config)

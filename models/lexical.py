@@ -2,26 +2,17 @@
 (frequency, highlights, word overlap around placeholder and mentions, position) plus
 hashed entity-type-fit features. Scores are softmaxed over a query's candidates."""
 import dataclasses
-from dataclasses import dataclass
 
 import numpy as np
 import torch
 from torch import nn
 
 from models.batching import MASKED, candidate_mask
+from models.configs import LexicalConfig  # noqa: F401 - the reader's config
 from models.features import DENSE_FEATURES, LexicalFeatureConfig, lexical_features
 from models.training import Featurized, torch_threads, train_loop
 
 NAME = "lexical"
-
-
-@dataclass(frozen=True)
-class LexicalConfig:
-    epochs: int = 30
-    batch_size: int = 256
-    lr: float = 0.05
-    weight_decay: float = 1e-4
-    features: LexicalFeatureConfig = LexicalFeatureConfig()
 
 
 class Reader(nn.Module):

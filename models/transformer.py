@@ -17,6 +17,7 @@ import torch
 from torch import nn
 
 from models.batching import MASKED, candidate_mask
+from models.configs import TransformerConfig  # noqa: F401 - the reader's config
 from models.features import PLACEHOLDER, ScoringError, candidates, check_query
 from models.training import Featurized, train_loop
 
@@ -37,19 +38,6 @@ def localize(path: str) -> str:
     local = tempfile.mkdtemp(prefix="encoder-")
     fs.get(root.rstrip("/") + "/", local, recursive=True)
     return local
-
-
-@dataclass(frozen=True)
-class TransformerConfig:
-    encoder: Optional[str] = None      # local or gs:// checkpoint dir; None: all-MiniLM-L6-v2
-    max_length: int = 256
-    batch_size: int = 8
-    epochs: int = 1
-    max_steps: Optional[int] = None
-    lr: float = 5e-5                   # encoder; the new head uses head_lr
-    head_lr: float = 1e-3
-    weight_decay: float = 0.01
-    head_hidden: int = 256
 
 
 class Reader(nn.Module):

@@ -9,8 +9,12 @@ from transforms.core.accounting import COUNTS, REJECTED, SumCounts
 from transforms.curation.annotation import AnnotateConfig
 from transforms.curation.articles import Article
 from transforms.curation.clean import CleanConfig
-from transforms.generation.pipeline import (CurateArticles, GenerateClozeQueries, GenerateConfig,
-                                   ReadArticles)
+from transforms.curation.curate import CurateArticles
+from transforms.curation.read import ReadArticles
+from transforms.generation.cloze import QueryConfig
+from transforms.generation.generate import FATES, GenerateClozeQueries
+from transforms.generation.passages import PassageConfig
+from transforms.generation.sentences import SentenceConfig
 
 from tests.test_passages_and_queries import HIGHLIGHTS, PARAGRAPHS
 
@@ -23,7 +27,7 @@ def _reasons(rows):
 
 def test_read_articles_parses_and_rejects(tmp_path):
     (tmp_path / "good.story").write_text(STORY)
-    (tmp_path / "notes.txt").write_text("hello")
+    (tmp_path / "notes.docx").write_bytes(b"PK\x03\x04")
     (tmp_path / "x.jsonl").write_text(
         json.dumps({"id": "j1", "article": "Body.", "highlights": ["h"]}) + "\n{broken\n")
     with BeamTestPipeline() as p:
@@ -35,9 +39,13 @@ def test_read_articles_parses_and_rejects(tmp_path):
                     equal_to([["broken_json_line", "no_files_match", "unknown_file_type"]]),
                     label="Rejected")
         assert_that(out[COUNTS] | beam.CombineGlobally(SumCounts()),
-                    equal_to([{"read.in": 5, "read.out": 2, "read.rejected.broken_json_line": 1,
-                               "read.rejected.no_files_match": 1,
-                               "read.rejected.unknown_file_type": 1}]), label="Counts")
+                    equal_to([{"inputs.in": 2, "inputs.out": 3,
+                               "inputs.rejected.no_files_match": 1,
+                               "files.in": 3, "files.out": 2,
+                               "files.rejected.unknown_file_type": 1,
+                               "records.in": 2, "records.out": 3,
+                               "read.in": 3, "read.out": 2,
+                               "read.rejected.broken_json_line": 1}]), label="Counts")
 
 
 def _article(article_id, paragraphs=PARAGRAPHS, source_file="f"):
@@ -45,7 +53,7 @@ def _article(article_id, paragraphs=PARAGRAPHS, source_file="f"):
 
 
 def test_curate_deduplicates_deterministically_and_annotates():
-    articles = [_article("a"), _article("a", PARAGRAPHS[:3], "other-file"), _article("b"),
+    articles = [_article("a"), _article("a", PARAGRAPHS[:3], "other-file"), _article("b", PARAGRAPHS[1:]),
                 _article("empty", ())]
     with BeamTestPipeline() as p:
         out = (p | beam.Create(articles)
@@ -59,14 +67,39 @@ def test_curate_deduplicates_deterministically_and_annotates():
                               ("deduplicate", "duplicate_article_id", "a")]), label="Rejected")
 
 
+def test_distinct_text_keeps_public_copy_and_rejects_crawled_overlap():
+    from dataclasses import replace
+    a = _article("a")
+    copies = [replace(a, article_id="z-public"), replace(a, article_id="b-crawled", origin="crawled"),
+              replace(a, article_id="c-public"),
+              replace(_article("u1", PARAGRAPHS[:4]), url="http://www.cnn.com/x?ref=1"),
+              replace(_article("u2", PARAGRAPHS[1:]), url="https://cnn.com/x", origin="crawled")]
+    with BeamTestPipeline() as p:
+        out = (p | beam.Create(copies)
+               | CurateArticles(CleanConfig(), AnnotateConfig(batch_size=4)))
+        assert_that(out["main"] | beam.Map(lambda a: a.article.article_id),
+                    equal_to(["c-public", "u1"]), label="Kept")
+        assert_that(out[REJECTED] | beam.Map(lambda r: (r["stage"], r["reason"], r["article_id"])),
+                    equal_to([("distinct_text", "overlaps_public_corpus", "b-crawled"),
+                              ("distinct_text", "duplicate_article_text", "z-public"),
+                              ("distinct_url", "overlaps_public_corpus", "u2")]), label="Rejected")
+
+
 def test_generate_cloze_queries_from_annotated_articles(annotator):
     annotated = annotator.annotate([_article("a")])
     with BeamTestPipeline() as p:
-        out = p | beam.Create(annotated) | GenerateClozeQueries(GenerateConfig())
+        out = p | beam.Create(annotated) | GenerateClozeQueries(
+            PassageConfig(), SentenceConfig(), QueryConfig())
+        assert_that(out[FATES], lambda rows: _one_fate(rows), label="Fates")
         assert_that(out["main"] | beam.Map(lambda r: (r["article_id"], r["query"].count("@placeholder"),
                                                       len(r["answers"]) > 0)),
                     lambda rows: _all_ok(rows), label="Queries")
         assert_that(out[COUNTS] | beam.CombineGlobally(SumCounts()), _balanced, label="Counts")
+
+
+def _one_fate(rows):
+    assert len(rows) == 1 and rows[0]["article_id"] == "a" and rows[0]["stage"] is None
+    assert rows[0]["candidates"] > 0
 
 
 def _all_ok(rows):
@@ -76,6 +109,9 @@ def _all_ok(rows):
 
 def _balanced(sums):
     (flat,) = sums
-    for stage in ("passage", "sentence", "query"):
-        rejected = sum(v for k, v in flat.items() if k.startswith(f"{stage}.rejected."))
-        assert flat[f"{stage}.in"] == flat.get(f"{stage}.out", 0) + rejected, (stage, flat)
+    from transforms.core.funnel import chain_gaps, funnel
+    from transforms.generation.stage import STEPS
+    steps = [s for s in STEPS if s.name in ("passage", "sentences", "sentence", "mentions", "query")]
+    accounts = funnel(flat, steps)
+    assert chain_gaps(accounts, first_in=1) == [], accounts
+    assert accounts["query"]["out"] > 0

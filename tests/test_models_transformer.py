@@ -15,7 +15,7 @@ from models.features import ScoringError, candidates
 from models.transformer import Featurizer, TransformerConfig, build, default_encoder
 from tests.test_models_lexical import record_rows
 from tests.test_train_folds import build_candidates
-from transforms.machine_filtering.adversary import load_adversary
+from models.checkpoints import load_adversary
 from transforms.core.schema import CANDIDATE_SCHEMA
 
 

@@ -1,36 +1,125 @@
-"""Every stage accounts for what came in, what went out and what was rejected.
+"""Every step accounts for what came in, what went out and what was rejected.
 
-Stage DoFns emit, per element, a small dict of counts on the `counts` output (and the
-same numbers as Beam `Metrics` counters); `SumCounts` adds them up and `stage_accounts`
-turns the flat sums into the stats JSON layout:
-`{"stages": {stage: {"in", "out", "rejected", "reasons": {...}}}, "summary": {...}}`.
+One scheme for every stage:
+- a step is a `StepFn` (a DoFn) whose `apply(element)` yields what it keeps, `Rejected`
+  rows for what it drops (stage, reason, ids, detail), and `Count`s for anything else
+  worth counting; the base class counts `in`, `out` and `rejected.<reason>` for its step;
+- counts leave each bundle as one small dict on the `counts` output (and as Beam Metrics,
+  for runner UIs); `SumCounts` adds them up (keys starting `max_` keep the maximum);
+- `funnel` turns the sums into the stats layout, one entry per step in pipeline order:
+  `{"unit", "in", "out", "rejected", "reasons": {...}, ...}`. A step that changes the unit
+  (files -> records, passages -> sentences) is an `expand` step: its `in` is the previous
+  step's `out`, its `out` is counted in the new unit. `chain_gaps` lists every break.
 """
 import collections
+from typing import NamedTuple, Optional
 
 import apache_beam as beam
 from apache_beam.metrics import Metrics
+from apache_beam.transforms.window import GlobalWindows
+
+from transforms.core.funnel import add_count, chain_gaps, funnel
+from transforms.core.io_utils import write_json
+from transforms.core.progress import Reporter
+from transforms.core.rules import rejected_row
 
 REJECTED = "rejected"
 COUNTS = "counts"
 
 
-class Tally:
-    """Counts of one element's trip through a stage, mirrored to Beam Metrics."""
+class Rejected(NamedTuple):
+    """A record a step drops, as its row of DIR/rejected."""
+    row: dict
 
-    def __init__(self, stage: str):
-        self.stage = stage
-        self.counts = collections.Counter()
 
-    def add(self, key: str, n: int = 1):
-        if n:
-            self.counts[f"{self.stage}.{key}"] += n
-            Metrics.counter(self.stage, key).inc(n)
+class Uncounted(NamedTuple):
+    """An output a step passes on without counting it as `out` (it counts itself)."""
+    value: object
 
-    def rejected(self, reason: str, n: int = 1):
-        self.add(f"rejected.{reason}", n)
 
-    def output(self):
-        return beam.pvalue.TaggedOutput(COUNTS, dict(self.counts))
+class Count(NamedTuple):
+    """An extra count a step reports: `step.key += n` (`max_` keys keep the maximum)."""
+    step: str
+    key: str
+    n: int = 1
+
+
+def reject(stage, reason, article_id=None, record_id=None, source_file=None, detail=None):
+    return Rejected(rejected_row(stage, reason, article_id=article_id, record_id=record_id,
+                                 source_file=source_file, detail=detail))
+
+
+class StepFn(beam.DoFn):
+    """Base DoFn of an accounted step (see the module docstring).
+
+    Subclasses set `step` (the funnel step name) and implement `apply`; `units(element)`
+    says how many of the step's units one element carries (default 1)."""
+    step: str = ""
+
+    def units(self, element) -> int:
+        return 1
+
+    def apply(self, element, *args, **kwargs):
+        raise NotImplementedError
+
+    def start_bundle(self):
+        self._counts = collections.Counter()
+        if getattr(self, "_reporter", None) is None:
+            self._reporter = Reporter(self.step)
+
+    def process(self, element, *args, **kwargs):
+        counts, step = self._counts, self.step
+        key_in, key_out = f"{step}.in", f"{step}.out"
+        before_in, before_out = counts[key_in], counts[key_out]
+        n_in = self.units(element)
+        if n_in:
+            counts[key_in] += n_in
+        yield from self._outputs(element, args, kwargs)
+        self._reporter.add(counts[key_in] - before_in, counts[key_out] - before_out)
+
+    def _outputs(self, element, args, kwargs):
+        counts, step = self._counts, self.step
+        for out in self.apply(element, *args, **kwargs):
+            if isinstance(out, Rejected):
+                counts[f"{out.row['stage']}.rejected.{out.row['reason']}"] += 1
+                yield beam.pvalue.TaggedOutput(REJECTED, out.row)
+            elif isinstance(out, Count):
+                add_count(counts, f"{out.step}.{out.key}", out.n)
+            elif isinstance(out, Uncounted):
+                yield out.value
+            elif isinstance(out, beam.pvalue.TaggedOutput):
+                yield out
+            else:
+                counts[f"{step}.out"] += 1
+                yield out
+
+    def teardown(self):
+        if getattr(self, "_reporter", None) is not None:
+            self._reporter.add(0, 0, force=True)
+
+    def finish_bundle(self):
+        self._reporter.add(0, 0)
+        if self._counts:
+            for key, n in self._counts.items():
+                step, name = key.split(".", 1)
+                if not name.startswith("max_"):
+                    Metrics.counter(step, name).inc(n)
+            yield beam.pvalue.TaggedOutput(COUNTS, GlobalWindows.windowed_value(
+                dict(self._counts)))
+            self._counts = collections.Counter()
+
+
+def accounted(pcoll, label: str, fn: StepFn, *args, **kwargs):
+    """`pcoll | label >> ParDo(fn)` with its main, `rejected` and `counts` outputs."""
+    return pcoll | label >> beam.ParDo(fn, *args, **kwargs).with_outputs(
+        REJECTED, COUNTS, main="main")
+
+
+def merged(label: str, *results):
+    """(rejected, counts) of several accounted results, each flattened into one PCollection."""
+    rejected = tuple(r[REJECTED] for r in results) | f"{label}Rejected" >> beam.Flatten()
+    counts = tuple(r[COUNTS] for r in results) | f"{label}Counts" >> beam.Flatten()
+    return rejected, counts, rejected.pipeline
 
 
 class SumCounts(beam.CombineFn):
@@ -40,34 +129,42 @@ class SumCounts(beam.CombineFn):
         return collections.Counter()
 
     def add_input(self, acc, counts):
-        acc.update(counts)
+        for key, n in counts.items():
+            add_count(acc, key, n)
         return acc
 
     def merge_accumulators(self, accs):
         total = collections.Counter()
         for a in accs:
-            total.update(a)
+            self.add_input(total, a)
         return total
 
     def extract_output(self, acc):
         return dict(sorted(acc.items()))
 
 
-def stage_accounts(flat: dict, stages) -> dict:
-    """Flat `stage.key` sums -> per-stage in/out/rejected with reasons, in pipeline order."""
-    out = {}
-    for stage in stages:
-        reasons = {k.split(".", 2)[2]: v for k, v in flat.items()
-                   if k.startswith(f"{stage}.rejected.")}
-        extra = {k.split(".", 1)[1]: v for k, v in flat.items()
-                 if k.startswith(f"{stage}.") and k.split(".")[1] not in ("in", "out", "rejected")}
-        out[stage] = dict({"in": flat.get(f"{stage}.in", 0), "out": flat.get(f"{stage}.out", 0),
-                           "rejected": sum(reasons.values()),
-                           "reasons": dict(sorted(reasons.items(), key=lambda kv: -kv[1]))},
-                          **extra)
-    return out
+class WriteFunnel(beam.PTransform):
+    """Sum every step's counts and write `{**meta, stages, gaps, summary}` as JSON.
 
+    `first_in`: the count the first step's `in` must equal (e.g. the upstream manifest's
+    rows); `summarise(accounts)` -> the summary dict."""
 
-def unbalanced_stages(accounts: dict) -> list:
-    """Stages where in != out + rejected (something was lost): should always be empty."""
-    return [s for s, a in accounts.items() if a["in"] != a["out"] + a["rejected"]]
+    def __init__(self, path: str, steps, meta: dict, summarise=None, first_in=None):
+        super().__init__()
+        self.path, self.steps, self.meta = path, tuple(steps), dict(meta)
+        self.summarise, self.first_in = summarise, first_in
+
+    def expand(self, counts):
+        path, steps, meta = self.path, self.steps, self.meta
+        summarise, first_in = self.summarise, self.first_in
+
+        def write(flat):
+            accounts = funnel(flat, steps)
+            stats = dict(meta, stages=accounts, gaps=chain_gaps(accounts, first_in),
+                         summary=summarise(accounts) if summarise else {})
+            write_json(path, stats)
+            return stats
+
+        return (counts
+                | "SumCounts" >> beam.CombineGlobally(SumCounts())
+                | "WriteStatsJson" >> beam.Map(write))

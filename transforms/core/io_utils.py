@@ -26,6 +26,19 @@ def glob(pattern: str, files_only: bool = False) -> list[str]:
     return sorted(prefix + p for p in paths)
 
 
+def glob_sizes(pattern: str) -> list:
+    """Sorted (path, size) of the files (not folders) an fsspec pattern matches."""
+    fs, path = fsspec.core.url_to_fs(pattern)
+    if any(ch in path for ch in "*?["):
+        found = fs.glob(path, detail=True)
+    else:
+        found = {path: fs.info(path)} if fs.exists(path) else {}
+    protocol = fs.protocol if isinstance(fs.protocol, str) else fs.protocol[0]
+    prefix = "" if protocol in ("file", "local") else protocol + "://"
+    return sorted((prefix + p, int(info.get("size") or 0)) for p, info in found.items()
+                  if info.get("type") != "directory")
+
+
 def read_parquet(pattern: str, columns=None, filters=None) -> pa.Table:
     """Read every Parquet file matching `pattern` into one table (sorted file order)."""
     files = glob(pattern)

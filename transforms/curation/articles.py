@@ -13,6 +13,8 @@ class Article:
     url: Optional[str]
     origin: str
     source_file: str
+    title: Optional[str] = None   # where the input has one (web pages, BBC text)
+    date: Optional[str] = None    # publication date, ISO 8601, where known
 
     def with_(self, **changes) -> "Article":
         return replace(self, **changes)

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from transforms.curation.articles import Article
+from transforms.core.config import setting
 from transforms.core.schema import rejected_row
 
 STAGE = "clean"
@@ -12,8 +13,10 @@ STAGE = "clean"
 @dataclass(frozen=True)
 class CleanConfig:
     """Limits of the cleaning stage."""
-    max_article_chars: int = 100_000   # a 5 MB "article" is a scraping accident, not news
-    min_highlights: int = 1
+    max_article_chars: int = setting(
+        100_000, "longer articles are rejected as scraping accidents, not news")
+    min_highlights: int = setting(
+        1, "highlight bullets an article needs (the passage ends with them)", cli=False)
 
 
 _WS = re.compile(r"[ \t\u00a0\u2000-\u200b\u202f\u205f\u3000]+")

@@ -3,46 +3,69 @@ rejected rows out. They never raise on bad input; they say why it was rejected.
 
 Layouts:
 - DeepMind rc-data `.story`: paragraphs separated by blank lines, then `@highlight` blocks.
-- JSON lines: `id`, `article` (or `text`), `highlights` (list, or one per line), optional
-  `source`, `url`, `origin`. The Hugging Face `cnn_dailymail` layout is the same with
+- JSON lines: `id`, `article` (or `text`), `highlights` (list of strings, or one per line),
+  optional `source`, `url`, `origin`. The Hugging Face `cnn_dailymail` layout is the same with
   `highlights` as one string; it is read from `.jsonl`, `.csv` or `.parquet`.
+- Web pages (`.html`), WARC archives and title-first `.txt` files: `web.py`, `warc.py`,
+  `plaintext.py`.
+Text is cleaned of control characters and its line endings normalised before paragraphs
+are split (`text.py`); `counter`, when given, counts the characters removed.
 """
+import collections
 import csv
 import hashlib
 import io
 import json
 import posixpath
-from typing import Iterable, Iterator, Union
+from typing import Iterable, Iterator, Optional, Union
 
+from transforms.core.rules import rejected_row
 from transforms.curation.articles import Article
-from transforms.core.schema import rejected_row
+from transforms.curation.text import clean_field, decode, normalise_text
 
 STAGE = "read"
-KNOWN_TYPES = ("story", "jsonl", "json", "csv", "parquet")
 COMPRESSIONS = (".gz", ".bz2", ".xz", ".zst")
+_EXTENSIONS = {"story": "story", "json": "jsonl", "jsonl": "jsonl", "ndjson": "jsonl",
+               "csv": "csv", "parquet": "parquet", "html": "html", "htm": "html",
+               "warc": "warc", "txt": "txt"}
+KNOWN_TYPES = tuple(sorted(set(_EXTENSIONS.values())))
 
 Parsed = Union[Article, dict]  # an Article, or a rejected row
 
 
-def file_type(path: str) -> str:
-    """`story`, `jsonl`, `csv`, `parquet`, or '' for an unknown type (compression ignored)."""
-    name = posixpath.basename(path).lower()
+def strip_compression(name: str) -> str:
     for ext in COMPRESSIONS:
-        if name.endswith(ext):
-            name = name[: -len(ext)]
+        if name.lower().endswith(ext):
+            return name[: -len(ext)]
+    return name
+
+
+def is_compressed(path: str) -> bool:
+    return strip_compression(path) != path
+
+
+def file_type(path: str) -> str:
+    """The layout of a file from its name (compression ignored), or '' when unknown."""
+    name = strip_compression(posixpath.basename(path)).lower()
     ext = name.rsplit(".", 1)[-1] if "." in name else ""
-    if ext in ("json", "jsonl", "ndjson"):
-        return "jsonl"
-    return ext if ext in KNOWN_TYPES else ""
+    return _EXTENSIONS.get(ext, "")
 
 
 def article_id_from_path(path: str) -> str:
     """rc-data names each story by the SHA-1 of its URL: keep that id."""
-    name = posixpath.basename(path)
-    for ext in COMPRESSIONS:
-        if name.endswith(ext):
-            name = name[: -len(ext)]
+    name = strip_compression(posixpath.basename(path))
     return name[: -len(".story")] if name.endswith(".story") else name
+
+
+def source_from_path(path: str) -> Optional[str]:
+    """The publisher an rc-data folder names (`cnn/stories/`, `dailymail/stories/`)."""
+    folders = [p.lower() for p in path.replace("\\", "/").split("/")[:-1]]
+    for folder in reversed(folders):
+        if "dailymail" in folder or "daily_mail" in folder:
+            return "dailymail"
+        if "cnn" in folder:
+            return "cnn"
+    return None
 
 
 def url_hash(url: str) -> str:
@@ -50,21 +73,10 @@ def url_hash(url: str) -> str:
     return hashlib.sha1(url.encode("utf-8")).hexdigest()
 
 
-def decode_text(data: bytes, path: str):
-    """UTF-8 text, or a rejected row saying why the bytes are not text."""
-    if b"\x00" in data[:8192]:
-        return None, rejected_row(STAGE, "binary_file", source_file=path,
-                                  detail="NUL bytes: not a text file")
-    try:
-        return data.decode("utf-8-sig"), None
-    except UnicodeDecodeError as err:
-        return None, rejected_row(STAGE, "invalid_utf8", source_file=path,
-                                  detail=f"byte {err.start}: {err.reason}")
-
-
 def split_story(text: str) -> tuple:
-    """Split an rc-data story into (paragraphs, highlights)."""
-    blocks = [b.strip() for b in text.replace("\r\n", "\n").split("\n\n")]
+    """Split an rc-data story into (paragraphs, highlights); line endings are normalised."""
+    text = normalise_text(text)[0] if "\r" in text else text
+    blocks = [b.strip() for b in text.split("\n\n")]
     paragraphs, highlights, in_highlight = [], [], False
     for block in blocks:
         if not block:
@@ -83,38 +95,63 @@ def split_story(text: str) -> tuple:
     return tuple(paragraphs), tuple(highlights)
 
 
-def parse_story(data: bytes, path: str, origin: str) -> Parsed:
-    text, rejected = decode_text(data, path)
+def parse_story(data: bytes, path: str, origin: str,
+                counter: Optional[collections.Counter] = None) -> Parsed:
+    text, removed, rejected = decode(data, path, STAGE)
     if rejected:
         rejected["article_id"] = article_id_from_path(path)
         return rejected
+    if counter is not None and removed:
+        counter["control_chars_removed"] += removed
     paragraphs, highlights = split_story(text)
     return Article(article_id=article_id_from_path(path), paragraphs=paragraphs,
-                   highlights=highlights, source=None, url=None, origin=origin,
-                   source_file=path)
+                   highlights=highlights, source=source_from_path(path), url=None,
+                   origin=origin, source_file=path)
 
 
 def _highlights_field(value):
+    """A tuple of highlight strings, or None when the field is not text."""
     if isinstance(value, str):
         return tuple(h.strip() for h in value.split("\n") if h.strip())
     if isinstance(value, (list, tuple)):
-        return tuple(str(h).strip() for h in value if h is not None and str(h).strip())
+        if not all(isinstance(h, str) for h in value):
+            return None
+        return tuple(h.strip() for h in value if h.strip())
     return None
 
 
-def article_from_record(record: dict, path: str, origin: str, where: str) -> Parsed:
-    """One JSON/CSV/Parquet record to an Article, or a rejected row naming what is missing."""
+def _id_field(value) -> Optional[str]:
+    """Ids are kept as given, numbers included (0 is an id); '' means absent."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float, str)):
+        return str(value).strip() or None
+    return None
+
+
+def article_from_record(record: dict, path: str, origin: str, where: str,
+                        counter: Optional[collections.Counter] = None) -> Parsed:
+    """One JSON/CSV/Parquet record to an Article, or a rejected row naming what is wrong."""
     if not isinstance(record, dict):
         return rejected_row(STAGE, "record_not_an_object", source_file=path, detail=where)
-    body = record.get("article")
-    if body is None:
-        body = record.get("text")
-    url = record.get("url") or None
-    article_id = record.get("id") or (url_hash(url) if url else None)
+    removed = 0
+    url, n = clean_field(record.get("url") if isinstance(record.get("url"), str) else None)
+    removed += n
+    raw_id = record.get("id")
+    if raw_id is not None and not isinstance(raw_id, (int, float, str)) or isinstance(raw_id, bool):
+        return rejected_row(STAGE, "bad_field:id", source_file=path,
+                            detail=f"{where}: `id` is {type(raw_id).__name__}, not a string or number")
+    article_id = _id_field(raw_id)
+    if article_id is not None:
+        article_id, n = clean_field(article_id)
+        removed += n
+    article_id = article_id or (url_hash(url) if url else None)
     if article_id is None:
         return rejected_row(STAGE, "missing_field:id", source_file=path,
                             detail=f"{where}: needs `id` (or `url`)")
-    article_id = str(article_id)
+    body = record.get("article")
+    if body is None:
+        body = record.get("text")
     if body is None:
         return rejected_row(STAGE, "missing_field:article", article_id=article_id,
                             source_file=path, detail=f"{where}: needs `article` or `text`")
@@ -127,46 +164,74 @@ def article_from_record(record: dict, path: str, origin: str, where: str) -> Par
     highlights = _highlights_field(record["highlights"])
     if highlights is None:
         return rejected_row(STAGE, "bad_field:highlights", article_id=article_id,
-                            source_file=path, detail=f"{where}: not a list or string")
+                            source_file=path,
+                            detail=f"{where}: not a string or a list of strings")
+    body, n = normalise_text(body)
+    removed += n
+    cleaned = []
+    for h in highlights:
+        h, n = normalise_text(h)
+        removed += n
+        cleaned.append(h)
+    if counter is not None and removed:
+        counter["control_chars_removed"] += removed
     paragraphs, _ = split_story(body)
-    return Article(article_id=article_id, paragraphs=paragraphs, highlights=highlights,
-                   source=(record.get("source") or None), url=url,
-                   origin=str(record.get("origin") or origin), source_file=path)
+    source = record.get("source") if isinstance(record.get("source"), str) else None
+    given_origin = record.get("origin") if isinstance(record.get("origin"), str) else None
+    return Article(article_id=article_id, paragraphs=paragraphs,
+                   highlights=tuple(h for h in cleaned if h),
+                   source=(source or None), url=url or None,
+                   origin=given_origin or origin, source_file=path)
 
 
-def parse_jsonl(lines: Iterable[bytes], path: str, origin: str) -> Iterator[Parsed]:
+def parse_json_line(raw: bytes, path: str, origin: str, where: str,
+                    counter: Optional[collections.Counter] = None) -> Optional[Parsed]:
+    """One line of a JSON-lines file (None for a blank line)."""
+    if not raw.strip():
+        return None
+    try:
+        record = json.loads(raw)
+    except UnicodeDecodeError as err:
+        return rejected_row(STAGE, "invalid_utf8", source_file=path,
+                            detail=f"{where}: byte {err.start}: {err.reason}")
+    except json.JSONDecodeError as err:
+        return rejected_row(STAGE, "broken_json_line", source_file=path, detail=f"{where}: {err}")
+    return article_from_record(record, path, origin, where, counter)
+
+
+def parse_jsonl(lines: Iterable[bytes], path: str, origin: str,
+                counter: Optional[collections.Counter] = None) -> Iterator[Parsed]:
     for number, raw in enumerate(lines, start=1):
-        where = f"line {number}"
-        if not raw.strip():
-            continue
-        try:
-            record = json.loads(raw)
-        except (UnicodeDecodeError, json.JSONDecodeError) as err:
-            yield rejected_row(STAGE, "broken_json_line", source_file=path,
-                               detail=f"{where}: {err}")
-            continue
-        yield article_from_record(record, path, origin, where)
+        parsed = parse_json_line(raw, path, origin, f"line {number}", counter)
+        if parsed is not None:
+            yield parsed
 
 
 CSV_REQUIRED = {"article", "highlights"}
 
 
-def parse_csv(stream: io.TextIOBase, path: str, origin: str) -> Iterator[Parsed]:
+def csv_columns_problem(columns) -> Optional[str]:
+    columns = set(columns or [])
+    missing = sorted(CSV_REQUIRED - columns) + ([] if {"id", "url"} & columns else ["id"])
+    return f"missing {missing}; found {sorted(columns)}" if missing else None
+
+
+def parse_csv(stream: io.TextIOBase, path: str, origin: str,
+              counter: Optional[collections.Counter] = None) -> Iterator[Parsed]:
     csv.field_size_limit(1 << 30)
     reader = csv.DictReader(stream)
-    columns = set(reader.fieldnames or [])
-    missing = sorted(CSV_REQUIRED - columns) + ([] if {"id", "url"} & columns else ["id"])
-    if missing:
-        yield rejected_row(STAGE, "csv_missing_columns", source_file=path,
-                           detail=f"missing {missing}; found {sorted(columns)}")
+    problem = csv_columns_problem(reader.fieldnames)
+    if problem:
+        yield rejected_row(STAGE, "csv_missing_columns", source_file=path, detail=problem)
         return
     for number, record in enumerate(reader, start=2):
-        yield article_from_record(record, path, origin, f"row {number}")
+        yield article_from_record(record, path, origin, f"row {number}", counter)
 
 
-def parse_parquet(batches, path: str, origin: str) -> Iterator[Parsed]:
-    row = 0
+def parse_parquet(batches, path: str, origin: str, first_row: int = 0,
+                  counter: Optional[collections.Counter] = None) -> Iterator[Parsed]:
+    row = first_row
     for batch in batches:
         for record in batch.to_pylist():
             row += 1
-            yield article_from_record(record, path, origin, f"row {row}")
+            yield article_from_record(record, path, origin, f"row {row}", counter)

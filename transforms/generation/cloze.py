@@ -3,6 +3,7 @@ kept sentence, the mention replaced by `@placeholder`; its answers are every pas
 mention coreferent with it."""
 from dataclasses import dataclass
 
+from transforms.core.config import setting
 from transforms.core.hashing import fold_of
 from transforms.generation.passages import CandidateSentence, Passage
 from transforms.core.schema import rejected_row
@@ -13,7 +14,8 @@ PLACEHOLDER = "@placeholder"
 
 @dataclass(frozen=True)
 class QueryConfig:
-    folds: int = 5   # k of the k-fold adversarial filter (paper section 3.3)
+    folds: int = setting(5, "k of the k-fold adversarial filter (fold = stable_hash("
+                            "article_id) % k; paper: five-fold)")
 
 
 def query_id(passage_id: str, sentence_index: int, mention_index: int) -> str:

@@ -10,6 +10,7 @@ from typing import Union
 from transforms.curation.annotation import AnnotatedArticle
 from transforms.curation.articles import Article
 from transforms.curation.coref import CoreferenceResolver, RuleBasedResolver
+from transforms.core.config import setting
 from transforms.core.hashing import short_digest
 from transforms.core.schema import rejected_row
 
@@ -19,8 +20,10 @@ HIGHLIGHT_SEP = "\n@highlight\n"
 
 @dataclass(frozen=True)
 class PassageConfig:
-    min_prefix_tokens: int = 100   # "at least 100 tokens"
-    min_entities: int = 4          # "at least four different entities"
+    min_prefix_tokens: int = setting(
+        100, "tokens the passage's article prefix must reach (paper: at least 100)")
+    min_entities: int = setting(
+        4, "distinct entities a passage needs (paper: at least four)")
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ paper; `select_sentence` applies them in order and reports the first one that fa
 from dataclasses import asdict, dataclass
 from typing import Callable, NamedTuple, Optional
 
+from transforms.core.config import setting
 from transforms.generation.passages import CandidateSentence, ngrams
 
 STAGE = "sentence"
@@ -10,8 +11,11 @@ STAGE = "sentence"
 
 @dataclass(frozen=True)
 class SentenceConfig:
-    min_tokens: int = 10       # "at least 10 tokens"
-    max_shared_ngram: int = 3  # "no 3-gram overlap with the passage"
+    min_tokens: int = setting(10, "tokens a query sentence needs (paper: at least 10)",
+                              flag="min_sentence_tokens")
+    max_shared_ngram: int = setting(
+        3, "a sentence sharing a word n-gram of this size with the passage is dropped "
+        "(paper: 3)")
 
 
 class Rule(NamedTuple):

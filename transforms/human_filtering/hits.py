@@ -6,6 +6,7 @@ Mechanical Turk batch input CSV. The page template uses MTurk's `${var}` substit
 `substitute` renders it the same way for the local server.
 """
 import html
+import html.parser
 import json
 import re
 from importlib import resources
@@ -20,6 +21,8 @@ _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 #: Input columns of one task; a HIT of N > 1 tasks suffixes them `_1` ... `_N`.
 TASK_FIELDS = ("query_id", "passage_id", "query", "query_html", "passage_html",
                "reference_answers")
+#: Columns of a HIT beside its tasks: `gold` is "1" for a gold question (known answers).
+HIT_FIELDS = ("hit_ref", "gold")
 #: Answer fields the page posts for one task (same suffixes).
 ANSWER_FIELDS = ("query_id", "answer", "answer_start", "answer_end", "ambiguous", "feedback")
 
@@ -38,6 +41,41 @@ def is_correct(answer_text, answer_start, answer_end, reference_answers) -> bool
         if norm and norm == normalize_answer(ref["text"]):
             return True
     return False
+
+
+class _EntitySpans(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.spans, self._open = {}, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "span" and attrs.get("class") == "entity":
+            self._open = [int(attrs["data-start"]), int(attrs["data-end"]), ""]
+
+    def handle_endtag(self, tag):
+        if tag == "span" and self._open:
+            self.spans[(self._open[0], self._open[1])] = self._open[2]
+            self._open = None
+
+    def handle_data(self, data):
+        if self._open:
+            self._open[2] += data
+
+
+def entity_spans(passage_html: str) -> dict:
+    """{(start, end): text} of the entities a rendered passage lets the worker click: the
+    only answers a HIT accepts."""
+    parser = _EntitySpans()
+    parser.feed(passage_html)
+    parser.close()
+    return parser.spans
+
+
+def is_entity(answer_text, answer_start, answer_end, spans: dict) -> bool:
+    """The answer is one of the clickable entities, offsets and text both."""
+    text = spans.get((answer_start, answer_end))
+    return text is not None and text == answer_text
 
 
 # --- checks on input rows ---------------------------------------------------------------
@@ -132,21 +170,22 @@ def slot_suffixes(per_hit: int) -> list[str]:
     return [""] if per_hit == 1 else ["_%d" % i for i in range(1, per_hit + 1)]
 
 
-def hit_rows(rows, per_hit: int = 1):
+def hit_rows(rows, per_hit: int = 1, gold: bool = False):
     """Group query rows into HITs of `per_hit` tasks: one batch-CSV row each.
     A short last HIT is padded by repeating its own first tasks."""
     rows = list(rows)
     for i in range(0, len(rows), per_hit):
         group = rows[i:i + per_hit]
         group = [group[j % len(group)] for j in range(per_hit)]
-        hit = {"hit_ref": "hit-" + short_digest(*[r["id"] for r in group], length=12)}
+        hit = {"hit_ref": "hit-" + short_digest(*[r["id"] for r in group], length=12),
+               "gold": "1" if gold else "0"}
         for sfx, row in zip(slot_suffixes(per_hit), group):
             hit.update({k + sfx: v for k, v in task_values(row).items()})
         yield hit
 
 
 def csv_columns(per_hit: int) -> list[str]:
-    return ["hit_ref"] + [f + s for s in slot_suffixes(per_hit) for f in TASK_FIELDS]
+    return list(HIT_FIELDS) + [f + s for s in slot_suffixes(per_hit) for f in TASK_FIELDS]
 
 
 # --- the page ---------------------------------------------------------------------------

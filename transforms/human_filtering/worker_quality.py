@@ -2,22 +2,31 @@
 
 Workers are checked against the reference answers every `check_every` submissions and
 blocked below `min_accuracy`; a blocked worker's answers do not count and their HITs are
-republished. Train keeps triples one worker answered correctly; dev/test keeps triples two
-workers answered correctly (and nobody answered wrongly).
+republished. Only each worker's first answer to a query counts, for the checks and the
+verdicts alike (a repeated post is neither extra credit nor extra blame). Gold questions
+(HITs whose answers the team knows) give each worker a gold accuracy, and a worker below
+`min_gold_accuracy` on at least `min_gold_answers` gold answers is blocked too.
+Train keeps triples one worker answered correctly; dev/test keeps triples two workers
+answered correctly (and nobody answered wrongly).
 """
 import dataclasses
 import re
 from typing import Iterable, NamedTuple
 
+from transforms.core.config import setting
+
 
 @dataclasses.dataclass(frozen=True)
 class QualityConfig:
-    check_every: int = 1000        # submissions between accuracy checks
-    min_accuracy: float = 0.20     # block workers below this accuracy
-    min_answers: int = 20          # never judge a worker on fewer answers than this
-    check_at_end: bool = True      # also check once after the last submission
-    train_min_correct: int = 1     # correct workers a train triple needs
-    dev_test_min_correct: int = 2  # correct workers a dev/test triple needs
+    check_every: int = setting(1000, "submissions between worker accuracy checks (paper: 1000)")
+    min_accuracy: float = setting(0.20, "block workers below this accuracy (paper: 20%)")
+    min_answers: int = setting(20, "never judge a worker on fewer answers than this")
+    check_at_end: bool = setting(True, "also check every worker after the last submission")
+    min_gold_accuracy: float = setting(0.5, "block workers below this accuracy on gold "
+                                            "questions (not in the paper)")
+    min_gold_answers: int = setting(5, "gold answers a worker needs before the gold check")
+    train_min_correct: int = setting(1, "correct workers a train triple needs (paper: 1)")
+    dev_test_min_correct: int = setting(2, "correct workers a dev/test triple needs (paper: 2)")
 
 
 class Submission(NamedTuple):
@@ -28,6 +37,7 @@ class Submission(NamedTuple):
     correct: bool
     ambiguous: bool
     feedback: str
+    gold: bool = False       # a gold question: its reference answer is known to be right
 
 
 _AMBIGUITY = re.compile(r"\b(ambiguous|ambiguity|more than one|not obvious|unclear|guess(ed)?"
@@ -39,13 +49,19 @@ def is_ambiguity_report(flag: bool, feedback: str) -> bool:
     return bool(flag) or bool(_AMBIGUITY.search(feedback or ""))
 
 
-def block_reason(n_answers: int, n_correct: int, cfg: QualityConfig) -> str | None:
+def block_reason(n_answers: int, n_correct: int, cfg: QualityConfig,
+                 n_gold: int = 0, n_gold_correct: int = 0) -> str | None:
     """Why a worker with these counts is blocked at a check (None: keep the worker)."""
-    if n_answers < cfg.min_answers or n_answers == 0:
-        return None
-    accuracy = n_correct / n_answers
-    if accuracy < cfg.min_accuracy:
-        return "accuracy %.3f < %.2f after %d answers" % (accuracy, cfg.min_accuracy, n_answers)
+    if n_answers >= cfg.min_answers and n_answers > 0:
+        accuracy = n_correct / n_answers
+        if accuracy < cfg.min_accuracy:
+            return "accuracy %.3f < %.2f after %d answers" % (accuracy, cfg.min_accuracy,
+                                                                n_answers)
+    if n_gold >= cfg.min_gold_answers and n_gold > 0:
+        accuracy = n_gold_correct / n_gold
+        if accuracy < cfg.min_gold_accuracy:
+            return "gold accuracy %.3f < %.2f after %d gold answers" % (
+                accuracy, cfg.min_gold_accuracy, n_gold)
     return None
 
 
@@ -60,8 +76,11 @@ def validation_status(n_answers: int, n_correct: int, cfg: QualityConfig) -> str
 
 @dataclasses.dataclass
 class WorkerStats:
-    submissions: int = 0
+    submissions: int = 0            # first answers (one per query)
     correct: int = 0
+    gold_answers: int = 0
+    gold_correct: int = 0
+    repeats: int = 0                # later answers to a query already answered: ignored
     blocked_at: int | None = None   # total submissions seen at the check that blocked them
     reason: str | None = None
 
@@ -69,24 +88,44 @@ class WorkerStats:
     def accuracy(self) -> float:
         return self.correct / self.submissions if self.submissions else 0.0
 
+    @property
+    def gold_accuracy(self) -> float | None:
+        return self.gold_correct / self.gold_answers if self.gold_answers else None
+
+
+def first_answers(subs: Iterable[Submission]):
+    """(submission, is_first) for each submission: is_first when it is the worker's first
+    answer to that query."""
+    seen = set()
+    for sub in subs:
+        key = (sub.worker_id, sub.query_id)
+        yield sub, key not in seen
+        seen.add(key)
+
 
 def check_workers(subs: Iterable[Submission], cfg: QualityConfig) -> tuple[dict, int, int]:
-    """Replay submissions in order, checking every worker after each `check_every`
-    submissions (and at the end). Returns ({worker: WorkerStats}, submissions, checks)."""
+    """Replay first answers in order, checking every worker after each `check_every` of
+    them (and at the end). Returns ({worker: WorkerStats}, first answers, checks)."""
     stats: dict[str, WorkerStats] = {}
     total = checks = 0
 
     def check():
         for w in stats.values():
             if w.blocked_at is None:
-                w.reason = block_reason(w.submissions, w.correct, cfg)
+                w.reason = block_reason(w.submissions, w.correct, cfg,
+                                        w.gold_answers, w.gold_correct)
                 if w.reason:
                     w.blocked_at = total
 
-    for sub in subs:
+    for sub, first in first_answers(subs):
         w = stats.setdefault(sub.worker_id, WorkerStats())
+        if not first:
+            w.repeats += 1
+            continue
         w.submissions += 1
         w.correct += int(sub.correct)
+        w.gold_answers += int(sub.gold)
+        w.gold_correct += int(sub.gold and sub.correct)
         total += 1
         if total % cfg.check_every == 0:
             checks += 1

@@ -1,0 +1,106 @@
+"""Manifests: what a stage wrote (files, sizes, row counts), so the next stage can check
+that its input is exactly that before it runs, and `build` can tell a finished stage from
+a damaged one (a shard deleted after the run).
+
+`<folder>/_MANIFEST.json` = {"files": {name: {"size": bytes, "rows": n}}, "rows": total}.
+Row counts come from Parquet footers (no data is read); other files have no `rows`.
+"""
+import hashlib
+import json
+import posixpath
+from typing import Optional
+
+import fsspec
+
+NAME = "_MANIFEST.json"
+
+
+class ManifestError(ValueError):
+    """The input does not match what the upstream stage wrote."""
+
+
+def _fs(url):
+    return fsspec.core.url_to_fs(url)
+
+
+def describe(folder: str) -> dict:
+    """The manifest of every file under `folder` (recursive), the manifest itself excluded."""
+    fs, root = _fs(folder)
+    root = root.rstrip("/")
+    files = {}
+    if fs.exists(root):
+        for path, info in sorted(fs.find(root, detail=True).items()):
+            name = path[len(root) + 1:]
+            if posixpath.basename(name) == NAME or info.get("type") == "directory":
+                continue
+            entry = {"size": int(info.get("size") or 0)}
+            if name.endswith(".parquet"):
+                entry["rows"] = parquet_rows(fs, path)
+            files[name] = entry
+    rows = sum(f.get("rows", 0) for f in files.values())
+    return {"files": files, "rows": rows}
+
+
+def parquet_rows(fs, path) -> Optional[int]:
+    import pyarrow.parquet as pq
+    try:
+        with fs.open(path, "rb") as f:
+            return pq.ParquetFile(f).metadata.num_rows
+    except Exception:  # noqa: BLE001 - an unreadable shard has no row count
+        return None
+
+
+def write(folder: str) -> dict:
+    """Describe `folder` and store the manifest inside it; returns the manifest."""
+    m = describe(folder)
+    fs, root = _fs(folder)
+    fs.makedirs(root, exist_ok=True)
+    with fs.open(posixpath.join(root.rstrip("/"), NAME), "w") as f:
+        json.dump(m, f, indent=1, sort_keys=True)
+    return m
+
+
+def read(folder: str) -> Optional[dict]:
+    """The stored manifest of `folder`, or None when there is none or it is unreadable."""
+    fs, root = _fs(folder)
+    path = posixpath.join(root.rstrip("/"), NAME)
+    try:
+        with fs.open(path, "r") as f:
+            m = json.load(f)
+        return m if isinstance(m, dict) and isinstance(m.get("files"), dict) else None
+    except (FileNotFoundError, ValueError, OSError):
+        return None
+
+
+def differences(expected: dict, actual: dict, limit: int = 3) -> list:
+    """What differs between two manifests, as short sentences (empty: identical)."""
+    out = []
+    want, got = expected.get("files", {}), actual.get("files", {})
+    for name in sorted(set(want) - set(got))[:limit]:
+        out.append(f"{name} is missing")
+    for name in sorted(set(got) - set(want))[:limit]:
+        out.append(f"{name} was not written by this stage")
+    for name in sorted(set(want) & set(got)):
+        if want[name] != got[name]:
+            out.append(f"{name} changed ({want[name]} -> {got[name]})")
+            if len(out) >= 3 * limit:
+                break
+    return out
+
+
+def check(folder: str, what: str = "input") -> dict:
+    """The folder's manifest after checking the files match it; raises ManifestError."""
+    stored = read(folder)
+    if stored is None:
+        raise ManifestError(f"{folder} has no readable {NAME}: it was not written by a "
+                            f"finished stage (rerun the stage that writes it)")
+    problems = differences(stored, describe(folder))
+    if problems:
+        raise ManifestError(f"{what} {folder} does not match its manifest: "
+                            + "; ".join(problems) + " (rerun the stage that writes it)")
+    return stored
+
+
+def digest(m: dict) -> str:
+    blob = json.dumps(m, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]

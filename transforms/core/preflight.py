@@ -1,0 +1,96 @@
+"""Checks made before any pipeline starts, in a second or two, each failing with one line.
+
+- an output folder is writable (local: a probe file; `gs://`: credentials and the bucket);
+- `gs://` paths: Google Cloud credentials exist and the storage service answers within
+  `TIMEOUT_S` (a network that is down is reported as such, not after a minute of retries).
+"""
+import os
+import posixpath
+import uuid
+
+TIMEOUT_S = 10
+NO_CREDENTIALS = ("no Google Cloud credentials: run `gcloud auth application-default login` "
+                  "or set GOOGLE_APPLICATION_CREDENTIALS")
+
+
+class InputError(Exception):
+    """Bad input or flags a user can fix: reported as one line, without a traceback."""
+
+
+def protocol(url: str) -> str:
+    return url.split("://", 1)[0] if "://" in url else "file"
+
+
+def bucket_of(url: str) -> str:
+    return url.split("://", 1)[1].split("/", 1)[0]
+
+
+def check_gcs(url: str, timeout: float = TIMEOUT_S) -> None:
+    """Credentials, then one metadata request to the bucket, or InputError saying which."""
+    try:
+        import google.auth
+        from google.auth.exceptions import DefaultCredentialsError
+    except ImportError:  # pragma: no cover - apache-beam[gcp] brings google-auth
+        raise InputError(f"{url}: gs:// needs the google-auth package (pip install gcsfs)")
+    try:
+        credentials, _ = google.auth.default(
+            scopes=["https://www.googleapis.com/auth/devstorage.read_write"])
+    except DefaultCredentialsError:
+        raise InputError(NO_CREDENTIALS) from None
+    import requests
+    from google.auth.transport.requests import AuthorizedSession
+    session = AuthorizedSession(credentials)
+    bucket = bucket_of(url)
+    try:
+        response = session.get(f"https://storage.googleapis.com/storage/v1/b/{bucket}",
+                               timeout=(timeout / 2, timeout / 2))
+    except requests.exceptions.RequestException as err:
+        raise InputError(f"cannot reach the Google Cloud Storage service for {url} "
+                         f"(network down or blocked?): {type(err).__name__}") from None
+    except Exception as err:  # noqa: BLE001 - refreshing bad credentials, and the like
+        raise InputError(f"{url}: Google Cloud credentials do not work: "
+                         f"{type(err).__name__}: {str(err)[:200]}") from None
+    if response.status_code == 404:
+        raise InputError(f"{url}: bucket {bucket!r} does not exist")
+    if response.status_code in (401, 403):
+        raise InputError(f"{url}: these credentials may not use bucket {bucket!r} "
+                         f"(HTTP {response.status_code})")
+    if response.status_code >= 400:
+        raise InputError(f"{url}: the storage service answered HTTP {response.status_code}")
+
+
+_checked = set()
+
+
+def check_remote(url: str) -> None:
+    """The checks a remote URL needs (once per bucket per process)."""
+    proto = protocol(url)
+    if proto in ("gs", "gcs"):
+        key = (proto, bucket_of(url))
+        if key not in _checked:
+            check_gcs(url)
+            _checked.add(key)
+
+
+def check_writable(url: str) -> None:
+    """The output folder can be created and written, or InputError saying why."""
+    check_remote(url)
+    if protocol(url) != "file":
+        return
+    path = url[len("file://"):] if url.startswith("file://") else url
+    parent = path
+    while parent and not os.path.exists(parent):
+        parent = os.path.dirname(parent.rstrip("/"))
+    parent = parent or "."
+    if not os.path.isdir(parent):
+        raise InputError(f"output {url}: {parent} is a file, not a folder")
+    if not os.access(parent, os.W_OK):
+        raise InputError(f"output {url}: {parent} is not writable")
+    if os.path.isdir(path):
+        probe = posixpath.join(path, f".write-probe-{uuid.uuid4().hex}")
+        try:
+            with open(probe, "w") as f:
+                f.write("ok")
+            os.remove(probe)
+        except OSError as err:
+            raise InputError(f"output {url} is not writable: {err.strerror}") from None

@@ -1,0 +1,62 @@
+"""One rule convention for every stage (DataTrove's filter shape).
+
+A rule is a named pure check with the reason its rejected rows carry:
+
+    Rule("min_tokens", "under_{min_tokens}_tokens", lambda s, ctx, c: s.n_tokens >= c.min_tokens)
+
+`check(record, context, config)` returns True to keep the record, False to reject it, or
+(False, detail) to reject it with a detail for the rejected row. A stage holds its rules in
+a named table (a tuple, applied in order); `first_rejection` reports the first that fails.
+No Beam here: rules are unit-tested as plain functions.
+"""
+import dataclasses
+from typing import Any, Callable, NamedTuple, Optional
+
+
+class Reject(NamedTuple):
+    """Why a record goes no further: the rule, the reason string, and a detail."""
+    rule: str
+    reason: str
+    detail: Optional[str] = None
+
+
+class Rule(NamedTuple):
+    name: str
+    reason: str          # formatted with the config's fields, e.g. "under_{min_tokens}_tokens"
+    check: Callable      # (record, context, config) -> bool | (bool, detail)
+
+
+def _fields(config) -> dict:
+    if config is None:
+        return {}
+    if dataclasses.is_dataclass(config):
+        return {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
+    return dict(config)
+
+
+def verdict(rule: Rule, record, context: Any = None, config: Any = None) -> Optional[Reject]:
+    """None when `rule` keeps the record, else its Reject."""
+    result = rule.check(record, context, config)
+    detail = None
+    if isinstance(result, tuple):
+        result, detail = result
+    if result:
+        return None
+    return Reject(rule.name, rule.reason.format(**_fields(config)), detail)
+
+
+def first_rejection(rules, record, context: Any = None, config: Any = None) -> Optional[Reject]:
+    """The Reject of the first rule in the table that fails, or None when all keep."""
+    for rule in rules:
+        rejected = verdict(rule, record, context, config)
+        if rejected is not None:
+            return rejected
+    return None
+
+
+def rejected_row(stage, reason, article_id=None, record_id=None, source_file=None, detail=None):
+    """One row of DIR/rejected. `detail` is truncated so a 5 MB article cannot bloat it."""
+    if detail is not None and len(detail) > 500:
+        detail = detail[:500] + "..."
+    return {"stage": stage, "reason": reason, "article_id": article_id,
+            "record_id": record_id, "source_file": source_file, "detail": detail}

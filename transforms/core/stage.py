@@ -1,0 +1,91 @@
+"""The stage protocol every job follows.
+
+A stage module (`transforms/<stage>/stage.py`) has:
+- a frozen `Config` dataclass: `paths` (where it reads and writes, never fingerprinted as
+  strings) apart from `settings` (every knob, the paper's numbers as defaults, fingerprinted);
+- `graph(p, config)`: builds the Beam graph on pipeline `p` without running it (dry runs);
+- `run(config, runtime=Runtime())`: checks its input against the upstream manifest, runs
+  the graph, writes its stats and its output manifest, and returns the stats dict.
+`Runtime` says how a stage runs (runner options, local workers, GPU hints), never what it
+computes, so it is not fingerprinted. `build` composes configs, not argv lists.
+"""
+import contextlib
+import dataclasses
+import logging
+import os
+import time
+from typing import Callable, Optional
+
+log = logging.getLogger("stage")
+CURRENT = {"stage": None}   # the stage running now (for the Ctrl-C line)
+
+
+@dataclasses.dataclass(frozen=True)
+class Runtime:
+    beam_args: tuple = ()            # Beam pipeline options (`--runner`, ...)
+    workers: Optional[int] = None    # local worker processes; None: the stage's default
+    gpu_hints: tuple = ()            # ((name, value), ...) resource hints of model steps
+    progress: bool = True            # a status line while the stage runs
+
+    def hints(self) -> dict:
+        return dict(self.gpu_hints)
+
+
+def _given(args, name):
+    return any(a == f"--{name}" or a.startswith(f"--{name}=") for a in args)
+
+
+def is_local(beam_args) -> bool:
+    joined = " ".join(beam_args)
+    return not _given(beam_args, "runner") or "FnApiRunner" in joined or "DirectRunner" in joined
+
+
+def pipeline_options(beam_args, workers=None):
+    """Beam options. With no runner given: Beam's local FnApiRunner (what the DirectRunner
+    runs batch pipelines on, minus its attempt to download the Prism runner binary) in
+    multi-processing mode with one worker per core (or `workers`; 1 means in-process)."""
+    from apache_beam.options.pipeline_options import PipelineOptions
+    args = list(beam_args)
+    if not _given(args, "runner"):
+        args.append("--runner=FnApiRunner")
+    if is_local(args):
+        n = workers if workers is not None else (os.cpu_count() or 1)
+        if not _given(args, "direct_running_mode"):
+            args.append("--direct_running_mode=" + ("multi_processing" if n > 1 else "in_memory"))
+        if not _given(args, "direct_num_workers"):
+            args.append(f"--direct_num_workers={n}")
+    return PipelineOptions(args)
+
+
+@contextlib.contextmanager
+def current(stage: str):
+    before = CURRENT["stage"]
+    CURRENT["stage"] = stage
+    try:
+        yield
+    finally:
+        CURRENT["stage"] = before
+
+
+class StageFailed(RuntimeError):
+    """A stage ran but its result cannot be trusted: one line says why."""
+
+
+def run_pipeline(stage: str, build: Callable, runtime: Runtime, default_workers=None,
+                 display=None) -> float:
+    """Build the graph with `build(p)` and run it to the end; returns seconds taken.
+    `display`: a progress.Display shown while it runs (terminal) or summarised after."""
+    import apache_beam as beam
+    from apache_beam.runners.runner import PipelineState
+    workers = runtime.workers if runtime.workers is not None else default_workers
+    options = pipeline_options(runtime.beam_args, workers)
+    started = time.monotonic()
+    with current(stage), (display if display is not None and runtime.progress
+                          else contextlib.nullcontext()):
+        p = beam.Pipeline(options=options)
+        build(p)
+        result = p.run()
+        state = result.wait_until_finish()
+    if state not in (None, PipelineState.DONE):
+        raise StageFailed(f"{stage}: the pipeline ended in state {state}")
+    return time.monotonic() - started

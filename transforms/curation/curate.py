@@ -1,0 +1,190 @@
+"""CurateArticles: clean, keep one copy of each article, annotate (paper section 3.1).
+
+Funnel steps: clean -> deduplicate (one per id) -> distinct (one per normalised text; a
+crawled article whose text or URL is in the run's public input is dropped, the paper's
+no-overlap rule) -> annotate. Work is per article or per small group: nothing gathers the
+corpus on one worker; `max_group` reports the largest group a call received.
+"""
+import logging
+import re
+import time
+
+import apache_beam as beam
+
+from transforms.core.accounting import COUNTS, REJECTED, Count, StepFn, accounted, merged, reject
+from transforms.core.hashing import short_digest
+from transforms.curation.annotation import AnnotateConfig, Annotator
+from transforms.curation.clean import CleanConfig, clean_article
+from transforms.curation.spacy_runtime import freeze_long_lived
+
+log = logging.getLogger(__name__)
+PUBLIC = "public"
+_WORDS = re.compile(r"\w+")
+
+
+class CleanFn(StepFn):
+    step = "clean"
+
+    def __init__(self, config: CleanConfig):
+        self.config = config
+
+    def apply(self, article):
+        result = clean_article(article, self.config)
+        if isinstance(result, dict):
+            yield reject(**result)
+        else:
+            yield result
+
+
+def content_key(article) -> str:
+    return short_digest(*article.paragraphs, "@", *article.highlights, article.source_file)
+
+
+def text_key(article) -> str:
+    """The normalised text of the article body: lower-cased words, nothing else."""
+    words = _WORDS.findall(" ".join(article.paragraphs).lower())
+    return short_digest(" ".join(words), length=24)
+
+
+def url_key(url: str) -> str:
+    u = url.strip().lower()
+    u = re.sub(r"^https?://(www\.)?", "", u)
+    u = re.sub(r"^web\.archive\.org/web/\d+[a-z_]*/(https?://)?(www\.)?", "", u)
+    return u.split("#")[0].split("?")[0].rstrip("/")
+
+
+class KeepOnePerId(StepFn):
+    """Of articles sharing an id, keep the one with the smallest content digest."""
+    step = "deduplicate"
+
+    def units(self, item):
+        return len(item[1])
+
+    def apply(self, item):
+        article_id, articles = item
+        articles = sorted(articles, key=content_key)
+        yield Count("deduplicate", "max_group", len(articles))
+        yield articles[0]
+        for dup in articles[1:]:
+            yield reject("deduplicate", "duplicate_article_id", article_id=article_id,
+                         source_file=dup.source_file,
+                         detail=f"kept the copy from {articles[0].source_file}")
+
+
+def _keeper(articles):
+    """The copy kept: public before other origins, then the smallest id."""
+    return min(articles, key=lambda a: (a.origin != PUBLIC, a.article_id, content_key(a)))
+
+
+class KeepDistinct(StepFn):
+    """Of articles sharing a normalised text or a URL (`kind`), keep one (public first,
+    then the smallest id); a crawled copy of a public article overlaps the public corpus."""
+
+    def __init__(self, step: str, kind: str):
+        self.step, self.kind = step, kind
+
+    def units(self, item):
+        return len(item[1])
+
+    def apply(self, item):
+        key, articles = item
+        articles = list(articles)
+        yield Count(self.step, "max_group", len(articles))
+        kept = _keeper(articles)
+        yield kept
+        public = kept.origin == PUBLIC
+        for a in sorted(articles, key=lambda a: (a.article_id, content_key(a))):
+            if a is kept:
+                continue
+            if public and a.origin != PUBLIC:
+                reason = "overlaps_public_corpus"
+            elif self.kind == "text":
+                reason = "duplicate_article_text"
+            else:
+                reason = "duplicate_article_url"
+            yield reject(self.step, reason, article_id=a.article_id, source_file=a.source_file,
+                         detail=f"same {self.kind} as {kept.article_id} ({kept.origin}, "
+                                f"{kept.source_file})")
+
+
+class AnnotateFn(StepFn):
+    """spaCy NER and sentences for a batch of articles; the model loads once per worker."""
+    step = "annotate"
+
+    def __init__(self, config: AnnotateConfig):
+        self.config = config
+        self.annotator = None
+        self._done = 0
+        self._started = None
+
+    def setup(self):
+        self.annotator = Annotator(self.config)
+        freeze_long_lived()
+
+    def units(self, batch):
+        return len(batch)
+
+    def apply(self, batch):
+        try:
+            results = self.annotator.annotate(batch)
+        except Exception:  # noqa: BLE001 - isolate the article that breaks the model
+            results = []
+            for article in batch:
+                try:
+                    results.extend(self.annotator.annotate([article]))
+                except Exception as err:  # noqa: BLE001
+                    yield reject("annotate", "annotation_error", article_id=article.article_id,
+                                 source_file=article.source_file,
+                                 detail=f"{type(err).__name__}: {err}")
+        yield from results
+        self._progress(len(batch))
+
+    def _progress(self, n):
+        self._started = self._started or time.monotonic()
+        before, self._done = self._done, self._done + n
+        if self._done // 200 > before // 200:
+            rate = self._done / max(time.monotonic() - self._started, 1e-9)
+            log.info("annotate: %d articles on this worker (%.1f articles/s)", self._done, rate)
+
+
+class CurateArticles(beam.PTransform):
+    """Clean, keep one copy of each article, and annotate entities and sentences."""
+
+    def __init__(self, clean: CleanConfig, annotate: AnnotateConfig):
+        super().__init__()
+        self.clean, self.annotate = clean, annotate
+
+    def expand(self, articles):
+        cleaned = accounted(articles, "Clean", CleanFn(self.clean))
+        unique = accounted(cleaned.main
+                           | "KeyById" >> beam.Map(lambda a: (a.article_id, a))
+                           | "GroupById" >> beam.GroupByKey(), "KeepOnePerId", KeepOnePerId())
+        by_text = accounted(unique.main
+                            | "KeyByText" >> beam.Map(lambda a: (text_key(a), a))
+                            | "GroupByText" >> beam.GroupByKey(), "KeepDistinctText",
+                            KeepDistinct("distinct_text", "text"))
+        with_url = by_text.main | "SplitByUrl" >> beam.Partition(
+            lambda a, n: 0 if a.url else 1, 2)
+        by_url = accounted(with_url[0]
+                           | "KeyByUrl" >> beam.Map(lambda a: (url_key(a.url), a))
+                           | "GroupByUrl" >> beam.GroupByKey(), "KeepDistinctUrl",
+                           KeepDistinct("distinct_url", "url"))
+        # articles without a URL pass the URL step unchanged, and are counted through it
+        no_url = accounted(with_url[1], "NoUrl", PassThrough("distinct_url"))
+        distinct = (by_url.main, no_url.main) | "Distinct" >> beam.Flatten()
+        n = self.annotate.batch_size
+        annotated = accounted(distinct
+                              | "BatchArticles" >> beam.BatchElements(min_batch_size=n,
+                                                                       max_batch_size=n),
+                              "AnnotateEntities", AnnotateFn(self.annotate))
+        rejected, counts, _ = merged("Curate", cleaned, unique, by_text, by_url, no_url,
+                                     annotated)
+        return {"main": annotated.main, REJECTED: rejected, COUNTS: counts}
+
+
+class PassThrough(StepFn):
+    def __init__(self, step: str):
+        self.step = step
+
+    def apply(self, element):
+        yield element

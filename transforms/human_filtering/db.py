@@ -1,0 +1,66 @@
+"""The annotation database (SQLite): the HITs being served, the workers and their tokens,
+and every answer. One file per export; WAL mode so pages are read while answers are written.
+"""
+import contextlib
+import sqlite3
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS hits (
+  query_id TEXT PRIMARY KEY, hit_ref TEXT NOT NULL, position INTEGER NOT NULL,
+  passage_id TEXT, reference_answers TEXT NOT NULL, gold INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS annotations (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, assignment_id TEXT NOT NULL, hit_ref TEXT NOT NULL,
+  worker_id TEXT NOT NULL, query_id TEXT NOT NULL, answer TEXT NOT NULL,
+  answer_start INTEGER, answer_end INTEGER, ambiguous INTEGER NOT NULL DEFAULT 0,
+  feedback TEXT NOT NULL DEFAULT '', time_spent_ms INTEGER, submitted_at TEXT NOT NULL,
+  UNIQUE (worker_id, query_id));
+CREATE INDEX IF NOT EXISTS annotations_hit ON annotations(hit_ref, worker_id);
+CREATE TABLE IF NOT EXISTS workers (
+  worker_id TEXT PRIMARY KEY, role TEXT NOT NULL, token_sha256 TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL, revoked_at TEXT, study TEXT, session_id TEXT);
+"""
+
+
+def connect(path: str) -> sqlite3.Connection:
+    con = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+    con.execute("PRAGMA busy_timeout = 30000")
+    return con
+
+
+def create(path: str) -> None:
+    """Create the tables (idempotent); a file that is not SQLite is one clear error."""
+    con = connect(path)
+    try:
+        con.execute("PRAGMA journal_mode = WAL")
+        con.executescript(SCHEMA)
+        columns = {r[1] for r in con.execute("PRAGMA table_info(annotations)")}
+        if "id" not in columns:
+            raise sqlite3.DatabaseError("annotations table of another layout")
+    finally:
+        con.close()
+
+
+@contextlib.contextmanager
+def reading(path: str):
+    con = connect(path)
+    try:
+        yield con
+    finally:
+        con.close()
+
+
+@contextlib.contextmanager
+def writing(path: str):
+    """One write transaction, taken at once (BEGIN IMMEDIATE): concurrent writers queue on
+    SQLite's lock, so a check and the insert after it are atomic."""
+    con = connect(path)
+    try:
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            yield con
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        con.execute("COMMIT")
+    finally:
+        con.close()

