@@ -45,21 +45,33 @@ def _run_cleanups():
 
 # --- flags ------------------------------------------------------------------------------
 
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (no usage dump) and no abbreviated flags."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message):
+        raise SystemExit(f"error: {message} (see --help)")
+
+
 def parser(description: str) -> argparse.ArgumentParser:
-    return argparse.ArgumentParser(description=description, allow_abbrev=False)
+    return Parser(description=description)
 
 
 def parse(p: argparse.ArgumentParser, argv=None):
     """(args, Beam options): flags that are neither the command's own nor Beam pipeline
     options end the command with one line naming them, before anything starts."""
     args, rest = p.parse_known_args(argv)
-    stray = [a for a in rest if not a.startswith("--")]
-    if stray:
-        raise InputError(f"unexpected argument(s) {' '.join(stray)} (see --help)")
     typos = unknown_flags(rest) if rest else []
     if typos:
         raise InputError(f"unknown flag(s) {', '.join(typos)}: not a flag of this command "
                          "(see --help) nor a Beam pipeline option")
+    stray = [a for i, a in enumerate(rest) if not a.startswith("-")
+             and not (i and rest[i - 1].startswith("--") and "=" not in rest[i - 1])]
+    if stray:
+        raise InputError(f"unexpected argument(s) {' '.join(stray)} (see --help)")
     return args, tuple(rest)
 
 
@@ -101,6 +113,12 @@ def _interrupted(command: str):
     stage = CURRENT["stage"] or command
     print(f"\ninterrupted during {stage}; run the same command to resume", file=sys.stderr,
           flush=True)
+    # nothing more reaches the terminal: the runner's threads would report the workers'
+    # ends as errors while the command winds down
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    logging.disable(logging.CRITICAL)
     for pid in _descendants(os.getpid()):
         try:
             os.kill(pid, signal.SIGTERM)

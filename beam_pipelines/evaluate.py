@@ -7,7 +7,6 @@ Predictions are `{query_id: answer_text}`. `--data` may also be a SuperGLUE ReCo
 `.jsonl` file, whose query ids are the `qas` `idx` values as strings. Prints one JSON
 object: exact_match and f1 (x100), total, answered.
 """
-import argparse
 import json
 import logging
 import sys
@@ -49,14 +48,15 @@ def baseline_predictions(name: str, candidates: dict, seed: int) -> dict:
 
 
 def run(argv=None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from beam_pipelines.common import Parser
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", required=True, help="record/<split>.json (or SuperGLUE .jsonl)")
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--predictions", help="JSON {query_id: answer_text}")
     source.add_argument("--baseline", choices=BASELINES, help="score a baseline instead")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random baseline")
     parser.add_argument("--write_predictions", help="also write the scored predictions here")
-    args, _ = parser.parse_known_args(argv)
+    args = parser.parse_args(argv)
 
     gold, candidates = load_data(args.data)
     if args.predictions:

@@ -6,7 +6,6 @@ Checks every row invariant, the absence of leakage across splits (ids, passages,
 articles, passage texts, URLs), the split policy's origins, the ReCoRD JSON and
 SuperGLUE exports and stats.json. Exits 1 naming the first violations, 0 when clean.
 """
-import argparse
 import itertools
 import json
 import logging
@@ -126,10 +125,11 @@ def _check_superglue(root, split, n_queries):
 
 def run(argv=None) -> list:
     """The first `--max_violations` violations; an empty list means the dataset is valid."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from beam_pipelines.common import Parser
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("dataset", help="DIR/dataset")
     parser.add_argument("--max_violations", type=int, default=20)
-    args, _ = parser.parse_known_args(argv)
+    args = parser.parse_args(argv)
     return list(itertools.islice(check_dataset(args.dataset.rstrip("/")), args.max_violations))
 
 

@@ -82,6 +82,25 @@ def validate(args, argv) -> list:
     return PipelineOptionsValidator(options, DataflowRunner()).validate()
 
 
+def remote_paths(config) -> list:
+    """Dataflow workers cannot read or write the launching machine's disk: every corpus
+    input and the run folder must be on Cloud Storage (the bundled sample corpus is local,
+    so it is never baked into a cloud graph)."""
+    from beam_pipelines.common import SAMPLE_CORPUS
+    errors = []
+    for pattern, _ in config.paths.inputs:
+        if not pattern.startswith("gs://"):
+            what = ("the bundled sample corpus" if pattern.startswith(str(SAMPLE_CORPUS))
+                    else f"--input {pattern}")
+            errors.append(f"{what} is on this machine: Dataflow workers cannot read it "
+                          "(copy it to gs:// and pass --input gs://...)")
+            break
+    if not config.paths.output.startswith("gs://"):
+        errors.append(f"--output {config.paths.output} is on this machine: Dataflow workers "
+                      "cannot write it (use gs://BUCKET/...)")
+    return errors
+
+
 def split_argv(argv):
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--" in argv:
@@ -96,7 +115,7 @@ def run(argv=None):
     build_argv = extra + build_argv
     runner_argv = dataflow_argv(args)
     return launch("Dataflow", validate(args, runner_argv), runner_argv, build_argv,
-                  args.dry_run, dry_run_argv=["--dry_run=true"])
+                  args.dry_run, dry_run_argv=["--dry_run=true"], check_config=remote_paths)
 
 
 def main():

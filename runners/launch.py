@@ -1,41 +1,58 @@
 """What the Dataflow and Flink launchers share: build the whole job's graphs with the real
-options (`--dry_run`), list the steps and their resource hints, or run `build` for real."""
-import importlib
+options (`--dry_run`), list the steps, their resource hints and each stage's serialized
+job-graph size, or run `build` for real."""
 import logging
 
-import apache_beam as beam
-from apache_beam.options.pipeline_options import PipelineOptions
-
-from beam_pipelines import build
-
 log = logging.getLogger("runners")
+#: Dataflow refuses job graphs over ~20 MB; a stage's graph must not grow with the data.
+GRAPH_LIMIT_BYTES = 20 * 1024 * 1024
+
+
+def build_config(build_argv: list):
+    from beam_pipelines import build
+    from beam_pipelines.common import parse
+    args, _ = parse(build.build_parser(), build_argv)
+    return args, build.config_from_args(args)
 
 
 def stage_graphs(build_argv: list, runner_argv: list) -> list:
     """[(stage name, Pipeline)] for every stage of `build`, built but not run."""
-    args, _ = build.build_parser().parse_known_args(build_argv)
+    import apache_beam as beam
+    from apache_beam.options.pipeline_options import PipelineOptions
+    from transforms.core.resources import gpu_hints
+    from transforms.stages import plan
+    args, config = build_config(build_argv)
+    hints = gpu_hints(args)
     graphs = []
-    for stage, stage_argv, runtime_argv in build.stage_plan(args, args.output.rstrip("/")):
-        module = importlib.import_module(f"beam_pipelines.{stage.module}")
-        if not hasattr(module, "graph"):
+    for stage in plan(config):
+        if stage.graph is None:
             continue  # human_validation ingest is a local step, not a Beam job
         p = beam.Pipeline(options=PipelineOptions(runner_argv))
-        module.graph(p, stage_argv + runtime_argv, build_args=args)
+        stage.graph(p, config, {"hints": hints if stage.model_step else {}})
         graphs.append((stage.name, p))
     return graphs
 
 
-class _Steps(beam.pipeline.PipelineVisitor):
-    def __init__(self):
-        self.rows = []
+def graph_bytes(pipeline) -> int:
+    """The size of the serialized job graph a runner receives."""
+    return len(pipeline.to_runner_api().SerializeToString())
 
-    def visit_transform(self, node):      # leaf steps: what a runner executes
-        self.rows.append((node.full_label, dict(node.resource_hints)))
+
+def _steps_visitor():
+    import apache_beam as beam
+
+    class Steps(beam.pipeline.PipelineVisitor):
+        def __init__(self):
+            self.rows = []
+
+        def visit_transform(self, node):      # leaf steps: what a runner executes
+            self.rows.append((node.full_label, dict(node.resource_hints)))
+    return Steps()
 
 
 def steps(pipeline) -> list:
     """(full label, resource hints) of every leaf step of a pipeline."""
-    visitor = _Steps()
+    visitor = _steps_visitor()
     pipeline.visit(visitor)
     return visitor.rows
 
@@ -44,7 +61,7 @@ def describe(graphs) -> str:
     """Each stage's top-level steps, with the resource hints their leaf steps carry."""
     lines = []
     for name, p in graphs:
-        lines.append(f"stage {name}:")
+        lines.append(f"stage {name}: job graph {graph_bytes(p):,} bytes")
         tops = {}
         for label, hints in steps(p):
             top = tops.setdefault(label.split("/")[0], {})
@@ -59,10 +76,18 @@ def _decode(value):
     return value.decode() if isinstance(value, bytes) else value
 
 
-def launch(runner_name, errors, runner_argv, build_argv, dry_run, dry_run_argv=()):
-    """Refuse invalid options; print the plan on --dry_run; else run `build` on the runner."""
+def launch(runner_name, errors, runner_argv, build_argv, dry_run, dry_run_argv=(),
+           check_config=None):
+    """Refuse invalid options; print the plan on --dry_run; else run `build` on the runner.
+    `check_config(config)`: the runner's own checks of the build's paths (errors list)."""
+    from beam_pipelines import build
+    if not errors and check_config is not None:
+        _, config = build_config(build_argv)
+        errors = check_config(config)
+    if len(errors) == 1:
+        raise SystemExit(f"error: {runner_name}: {errors[0]}")
     if errors:
-        raise SystemExit(f"{runner_name} options are incomplete or invalid:\n  "
+        raise SystemExit(f"error: {runner_name} options are incomplete or invalid:\n  "
                          + "\n  ".join(errors))
     if dry_run:
         graphs = stage_graphs(build_argv, runner_argv + list(dry_run_argv))
@@ -77,4 +102,9 @@ def print_plan(runner_name, option_lines, graphs):
         print(f"  {line}")
     print(describe(graphs))
     hinted = [(s, label) for s, p in graphs for label, h in steps(p) if h]
-    print(f"== {len(graphs)} stage graphs built; {len(hinted)} steps carry resource hints ==")
+    sizes = {s: graph_bytes(p) for s, p in graphs}
+    too_big = [s for s, n in sizes.items() if n > GRAPH_LIMIT_BYTES]
+    print(f"== {len(graphs)} stage graphs built; {len(hinted)} steps carry resource hints; "
+          f"largest job graph {max(sizes.values()):,} bytes ==")
+    if too_big:
+        print(f"!! over Dataflow's ~20 MB job-graph limit: {', '.join(too_big)}")

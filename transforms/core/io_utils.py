@@ -39,6 +39,27 @@ def glob_sizes(pattern: str) -> list:
                   if info.get("type") != "directory")
 
 
+def version_of(info: dict) -> str:
+    """What changes when a file is rewritten: generation/etag on object stores, else mtime."""
+    for key in ("generation", "etag", "ETag", "mtime", "LastModified", "updated"):
+        if info.get(key) not in (None, ""):
+            return str(info[key])
+    return ""
+
+
+def glob_details(pattern: str) -> list:
+    """Sorted (path, size, version) of the files an fsspec pattern matches."""
+    fs, path = fsspec.core.url_to_fs(pattern)
+    if any(ch in path for ch in "*?["):
+        found = fs.glob(path, detail=True)
+    else:
+        found = {path: fs.info(path)} if fs.exists(path) else {}
+    protocol = fs.protocol if isinstance(fs.protocol, str) else fs.protocol[0]
+    prefix = "" if protocol in ("file", "local") else protocol + "://"
+    return sorted((prefix + p, int(info.get("size") or 0), version_of(info))
+                  for p, info in found.items() if info.get("type") != "directory")
+
+
 def read_parquet(pattern: str, columns=None, filters=None) -> pa.Table:
     """Read every Parquet file matching `pattern` into one table (sorted file order)."""
     files = glob(pattern)

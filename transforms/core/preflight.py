@@ -26,30 +26,64 @@ def bucket_of(url: str) -> str:
 
 
 def check_gcs(url: str, timeout: float = TIMEOUT_S) -> None:
+    """`_check_gcs` with a hard deadline: a network that drops packets gets one line after
+    `timeout` seconds, not a minute of retries."""
+    import threading
+    outcome = {}
+
+    def attempt():
+        try:
+            _check_gcs(url, timeout * 0.8)
+        except BaseException as err:  # noqa: BLE001 - handed to the caller below
+            outcome["error"] = err
+        outcome.setdefault("done", True)
+
+    thread = threading.Thread(target=attempt, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if thread.is_alive():
+        raise InputError(f"the Google Cloud Storage service did not answer within {timeout:.0f} s "
+                         f"for {url}: the network looks down or blocked")
+    if "error" in outcome:
+        raise outcome["error"]
+
+
+def _check_gcs(url: str, timeout: float) -> None:
     """Credentials, then one metadata request to the bucket, or InputError saying which."""
     try:
         import google.auth
         from google.auth.exceptions import DefaultCredentialsError
     except ImportError:  # pragma: no cover - apache-beam[gcp] brings google-auth
         raise InputError(f"{url}: gs:// needs the google-auth package (pip install gcsfs)")
+    import logging
+    logging.getLogger("google.auth").setLevel(logging.ERROR)
     try:
         credentials, _ = google.auth.default(
             scopes=["https://www.googleapis.com/auth/devstorage.read_write"])
     except DefaultCredentialsError:
         raise InputError(NO_CREDENTIALS) from None
+    import logging
+
     import requests
+    from google.auth.exceptions import TransportError
     from google.auth.transport.requests import AuthorizedSession
-    session = AuthorizedSession(credentials)
+    session = AuthorizedSession(credentials, refresh_timeout=timeout / 2)
     bucket = bucket_of(url)
+    quiet = logging.getLogger("urllib3")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
     try:
         response = session.get(f"https://storage.googleapis.com/storage/v1/b/{bucket}",
                                timeout=(timeout / 2, timeout / 2))
-    except requests.exceptions.RequestException as err:
-        raise InputError(f"cannot reach the Google Cloud Storage service for {url} "
-                         f"(network down or blocked?): {type(err).__name__}") from None
+    except (requests.exceptions.RequestException, TransportError) as err:
+        cause = "cannot resolve its address" if "resolve" in str(err).lower() else type(err).__name__
+        raise InputError(f"the network cannot reach the Google Cloud Storage service for {url} "
+                         f"({cause}): check the connection or proxy") from None
     except Exception as err:  # noqa: BLE001 - refreshing bad credentials, and the like
         raise InputError(f"{url}: Google Cloud credentials do not work: "
                          f"{type(err).__name__}: {str(err)[:200]}") from None
+    finally:
+        quiet.setLevel(level)
     if response.status_code == 404:
         raise InputError(f"{url}: bucket {bucket!r} does not exist")
     if response.status_code in (401, 403):
