@@ -1,6 +1,7 @@
-"""Bad input is rejected with a reason and counted, never crashes the job or vanishes;
-and two runs over the same input give identical rows."""
-import glob
+"""Bad input is rejected with a reason and counted, never crashes the job or vanishes: every
+file, record and article is in the funnel, and every article has a fate row. Two runs over
+the same input give identical rows."""
+import gzip
 import json
 import shutil
 
@@ -20,18 +21,34 @@ def messy_corpus(corpus_dir, tmp_path_factory):
         shutil.copy(corpus_dir / "cnn_stories" / f"{name}.story", d / f"{name}.story")
     (d / "dup").mkdir()   # the same story id a second time, from another folder
     shutil.copy(corpus_dir / "cnn_stories" / f"{GOOD[0]}.story", d / "dup" / f"{GOOD[0]}.story")
+    # the same text under another id: one copy is kept
+    shutil.copy(corpus_dir / "cnn_stories" / f"{GOOD[1]}.story", d / "same-text.story")
     (d / "no-highlights.story").write_text("A body paragraph.\n\nAnother one.\n")
     (d / "only-highlights.story").write_text("@highlight\n\nA bullet\n\n@highlight\n\nMore\n")
     (d / "empty.story").write_text("")
     (d / "latin1.story").write_bytes("Caf\u00e9 cr\u00e8me\n\n@highlight\n\nx".encode("latin-1"))
     (d / "binary.story").write_bytes(bytes(range(256)) * 4)
     (d / "huge.story").write_text(("word " * 1_000_000) + "\n\n@highlight\n\nA bullet\n")
+    # dirty but usable: NULs past the first 8 KB, and CR / CRLF mixed
+    story = (corpus_dir / "cnn_stories" / f"{GOOD[2]}.story").read_text()
+    dirty = ("Filler paragraph. " * 500) + "\n\n" + story.replace("\n\n", "\r\n\r\n", 3)
+    (d / "dirty.story").write_bytes(dirty.replace("the ", "the\x00 ", 5).encode())
+    # a story whose rest yields no candidate sentence (passage only)
+    (d / "passage-only.story").write_text(
+        "Officials in London said the Thames Barrier closed on Monday as the storm moved "
+        "east, and residents in Kent and Essex were warned to stay indoors. " * 6
+        + "\n\n@highlight\n\nThe Thames Barrier closed in London\n")
     rows = [json.loads(line) for line in
-            (corpus_dir / "cnndm_test250.jsonl").read_text().splitlines()[:3]]
+            (corpus_dir / "cnndm_test250.jsonl").read_text().splitlines()[:8]]
     lines = [json.dumps(rows[0]), "{not json", json.dumps({"id": "x", "highlights": ["h"]}),
              json.dumps({k: v for k, v in rows[1].items() if k != "highlights"}),
-             json.dumps(rows[2])]
+             json.dumps(rows[2]),
+             json.dumps(dict(rows[3], highlights=[1, 2])),       # non-string highlights
+             json.dumps(dict(rows[4], id=0))]                     # a numeric id
     (d / "mixed.jsonl").write_text("\n".join(lines) + "\n")
+    whole = gzip.compress(("\n".join(json.dumps(r) for r in rows[5:8]) + "\n").encode())
+    (d / "cut.jsonl.gz").write_bytes(whole[: len(whole) * 2 // 3])   # truncated
+    (d / "nothing.jsonl.gz").write_bytes(gzip.compress(b""))         # empty once unzipped
     (d / "other-columns.csv").write_text("title,body\nA,B\n")
     (d / "notes.docx").write_bytes(b"PK\x03\x04")
     return d
@@ -48,48 +65,82 @@ def first_run(messy_corpus, tmp_path_factory):
     return out, _run(messy_corpus, out)
 
 
-def _rows(out, kind):
-    files = sorted(glob.glob(str(out / kind / "*.parquet")))
-    return pq.read_table(files).to_pylist()
+def _rows(out, name):
+    return pq.read_table(str(out / name)).to_pylist()
 
 
-def test_every_bad_record_has_a_reason(first_run):
-    out, stats = first_run
-    rejected = _rows(out, "rejected")
+def _by_file(rejected):
     by_file = {}
     for r in rejected:
-        if r["stage"] in ("read", "clean", "deduplicate"):
-            by_file.setdefault((r["source_file"] or "").rsplit("/", 1)[-1], []).append(r["reason"])
-    assert by_file["no-highlights.story"] == ["no_highlights"]
-    assert by_file["only-highlights.story"] == ["only_highlights"]
-    assert by_file["empty.story"] == ["empty_article"]
-    assert by_file["latin1.story"] == ["invalid_utf8"]
-    assert by_file["binary.story"] == ["binary_file"]
-    assert by_file["huge.story"] == ["article_too_long"]
-    assert sorted(by_file["mixed.jsonl"]) == ["broken_json_line", "missing_field:article",
-                                              "missing_field:highlights"]
-    assert by_file["other-columns.csv"] == ["csv_missing_columns"]
-    assert by_file["notes.docx"] == ["unknown_file_type"]
-    unknown = [r for r in rejected if r["reason"] == "unknown_file_type"][0]
-    assert "notes.docx" in unknown["detail"]
-    # the duplicate id is kept once, and the copy that lost is named
+        by_file.setdefault((r["source_file"] or "").rsplit("/", 1)[-1], []).append(
+            (r["stage"], r["reason"]))
+    return by_file
+
+
+def test_every_bad_file_and_record_has_a_reason(first_run):
+    out, _ = first_run
+    rejected = _rows(out, "rejected")
+    by_file = _by_file(r for r in rejected if r["stage"] not in ("sentence", "query"))
+    assert by_file["no-highlights.story"] == [("clean", "no_highlights")]
+    assert by_file["only-highlights.story"] == [("clean", "only_highlights")]
+    assert by_file["empty.story"] == [("files", "empty_file")]
+    assert by_file["latin1.story"] == [("read", "invalid_utf8")]
+    assert by_file["binary.story"] == [("read", "binary_file")]
+    assert by_file["huge.story"] == [("clean", "article_too_long")]
+    assert sorted(by_file["mixed.jsonl"]) == [("read", "bad_field:highlights"),
+                                              ("read", "broken_json_line"),
+                                              ("read", "missing_field:article"),
+                                              ("read", "missing_field:highlights")]
+    assert by_file["cut.jsonl.gz"] == [("read", "truncated_file")]
+    assert "broke after" in [r for r in rejected if r["reason"] == "truncated_file"][0]["detail"]
+    assert by_file["nothing.jsonl.gz"] == [("read", "empty_file")]
+    assert by_file["other-columns.csv"] == [("read", "csv_missing_columns")]
+    assert by_file["notes.docx"] == [("files", "unknown_file_type")]
     dups = [r for r in rejected if r["reason"] == "duplicate_article_id"]
     assert [d["article_id"] for d in dups] == [GOOD[0]]
+    same = [r for r in rejected if r["reason"] == "duplicate_article_text"]
+    # the copy kept is chosen by id, whatever the order the files were read in
+    assert [(r["article_id"], r["stage"]) for r in same] == [
+        (max(GOOD[1], "same-text"), "distinct_text")]
 
 
-def test_nothing_is_lost(first_run, corpus_dir):
+def test_dirty_text_is_cleaned_and_ids_kept(first_run, corpus_dir):
     out, stats = first_run
-    assert stats["unbalanced"] == []
+    candidates = _rows(out, "candidates")
+    passages = {r["passage"] for r in candidates}
+    assert not any("\x00" in p or "\r" in p for p in passages)
+    assert any(r["article_id"] == "dirty" for r in candidates)
+    assert stats["stages"]["read"]["control_chars_removed"] == 5
+    ids = {f["article_id"] for f in _rows(out, "articles")}
+    assert "0" in ids   # a numeric id is kept, not replaced by a URL hash
+
+
+def test_nothing_is_lost_and_every_article_has_a_fate(first_run):
+    out, stats = first_run
+    assert stats["gaps"] == []
     for name, s in stats["stages"].items():
-        assert s["in"] == s["out"] + s["rejected"], name
-    assert stats["stages"]["read"]["in"] == 3 + 1 + 6 + 5 + 1 + 1   # stories, dup, bad, jsonl, csv, docx
-    assert stats["stages"]["deduplicate"]["out"] == 3 + 2             # good stories + jsonl
+        if not s.get("expand"):
+            assert s["in"] == s["out"] + s["rejected"], name
+    assert stats["stages"]["files"]["in"] == 17 + 1      # 17 files + the copy in dup/
     assert len(_rows(out, "rejected")) == sum(s["rejected"] for s in stats["stages"].values())
     candidates = _rows(out, "candidates")
     assert len(candidates) == stats["stages"]["query"]["out"] > 0
-    lines = (corpus_dir / "cnndm_test250.jsonl").read_text().splitlines()
-    good_jsonl = {json.loads(lines[0])["id"], json.loads(lines[2])["id"]}
-    assert {r["article_id"] for r in candidates} <= set(GOOD) | good_jsonl
+    fates = _rows(out, "articles")
+    # one fate per file or record that stopped, or per passage that went on
+    assert len(fates) == (stats["stages"]["files"]["rejected"] + stats["stages"]["read"]["in"]
+                          - sum(stats["stages"][s]["out"] for s in ("passage",))
+                          + stats["stages"]["passage"]["out"])
+    by_id = {f["article_id"]: f for f in fates if f["article_id"]}
+    assert by_id["passage-only"]["stage"] == "sentence"
+    assert by_id["passage-only"]["reason"] == "no_candidate_sentence"
+    counted = {}
+    for r in candidates:
+        counted[r["article_id"]] = counted.get(r["article_id"], 0) + 1
+    assert {f["article_id"]: f["candidates"] for f in fates if f["candidates"]} == counted
+    # the duplicate copy of an id has its own fate row, naming its file
+    copies = [f for f in fates if f["article_id"] == GOOD[0]]
+    assert sorted(f["stage"] or "" for f in copies) == ["", "deduplicate"]
+    assert len({f["source_file"] for f in copies}) == 2
 
 
 def test_same_input_same_rows(first_run, messy_corpus, tmp_path_factory):
