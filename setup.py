@@ -18,6 +18,8 @@ INSTALL_REQUIRES = [
     "numpy==2.4.6",
     "matplotlib==3.11.2",
     "tqdm==4.70.1",
+    "starlette==1.10.0",        # human_validation serve: the HTTP app
+    "uvicorn==0.54.0",          # ... and its server (h11)
 ]
 
 EXTRAS_REQUIRE = {

@@ -1,5 +1,6 @@
-"""Human validation stage: the page, the MTurk batch export, the local server with its SQLite
-store, and a round trip through a fabricated MTurk results CSV (paper section 3.4)."""
+"""Human validation stage: the page, the export (MTurk batch, Label Studio tasks, gold HITs),
+and a round trip through a fabricated MTurk results CSV (paper section 3.4). The server is
+tested in test_hv_server.py, ingest's defences in test_hv_ingest.py."""
 import csv
 import html
 import html.parser
@@ -8,13 +9,9 @@ import pathlib
 import random
 import re
 import shutil
-import sqlite3
 import subprocess
 import sys
-import threading
-import urllib.error
-import urllib.parse
-import urllib.request
+from xml.etree import ElementTree
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -22,6 +19,7 @@ import pytest
 
 from beam_pipelines import human_validation as hv
 from transforms.human_filtering import hits as H
+from transforms.human_filtering import mturk
 from transforms.finalize.record_metric import normalize_answer
 from transforms.core.schema import CANDIDATE_SCHEMA
 
@@ -176,6 +174,7 @@ def test_export_writes_an_mturk_batch_and_a_self_contained_page(generated_candid
                 row["passage"].replace(H.HIGHLIGHT, "")
     preview = (tmp_path / "hits" / "preview.html").read_text()
     assert "${" not in preview and hits[0]["query_id_1"] in preview
+    assert {h["gold"] for h in hits} == {"0"}                  # no gold unless asked
     # same input, same batch
     hv.run(["export", "--filtered", str(cand_dir), "--output", str(tmp_path / "again"),
             "--per-hit", "3"])
@@ -183,16 +182,71 @@ def test_export_writes_an_mturk_batch_and_a_self_contained_page(generated_candid
         (tmp_path / "hits" / "hits.csv").read_bytes()
 
 
+def test_export_mixes_in_gold_hits_and_writes_label_studio_tasks(record_candidates, tmp_path):
+    cand_dir, rows = record_candidates
+    manifest = hv.run(["export", "--filtered", str(cand_dir), "--output",
+                       str(tmp_path / "hits"), "--gold_share", "0.2"])
+    hits = _read_csv(tmp_path / "hits" / "hits.csv")
+    gold = [h["query_id"] for h in hits if h["gold"] == "1"]
+    assert len(gold) == manifest["gold_queries"] == round(0.2 * len(rows)) == 2
+    assert [h["gold"] for h in hits] == ["0"] * 9 + ["1"] * 2   # gold HITs of their own
+    hv.run(["export", "--filtered", str(cand_dir), "--output", str(tmp_path / "again"),
+            "--gold_share", "0.2"])
+    assert (tmp_path / "again" / "hits.csv").read_bytes() == \
+        (tmp_path / "hits" / "hits.csv").read_bytes()
+    chosen = sorted(r["id"] for r in rows)[:3]
+    (tmp_path / "gold.txt").write_text("\n".join(chosen) + "\n")
+    hv.run(["export", "--filtered", str(cand_dir), "--output", str(tmp_path / "listed"),
+            "--gold_ids", str(tmp_path / "gold.txt")])
+    listed = _read_csv(tmp_path / "listed" / "hits.csv")
+    assert sorted(h["query_id"] for h in listed if h["gold"] == "1") == chosen
+    (tmp_path / "bad.txt").write_text("no-such-query\n")
+    with pytest.raises(ValueError, match="not among the exported triples"):
+        hv.run(["export", "--filtered", str(cand_dir), "--output", str(tmp_path / "x"),
+                "--gold_ids", str(tmp_path / "bad.txt")])
+
+    # Label Studio: one span-selection task per triple, the page's entities as predictions
+    tasks = json.loads((tmp_path / "hits" / "labelstudio_tasks.json").read_text())
+    by_id, hit_of = {r["id"]: r for r in rows}, {h["query_id"]: h for h in hits}
+    assert sorted(t["data"]["query_id"] for t in tasks) == sorted(by_id)
+    for t in tasks:
+        row, hit = by_id[t["data"]["query_id"]], hit_of[t["data"]["query_id"]]
+        assert (t["data"]["text"], t["data"]["query"]) == (row["passage"], row["query"])
+        regions = [r["value"] for r in t["predictions"][0]["result"]]
+        assert [(v["start"], v["end"], v["text"]) for v in regions] == \
+            [(e["start"], e["end"], e["text"]) for e in clickable(hit)]
+        assert all(v["labels"] == ["Entity"] and row["passage"][v["start"]:v["end"]] == v["text"]
+                   for v in regions)
+        assert set(t["data"]) == {"text", "query", "query_id", "hit_ref"}   # no answers, no gold
+    config = ElementTree.fromstring((tmp_path / "hits" / "labelstudio_config.xml").read_text())
+    labels = config.find("Labels")
+    assert (labels.get("name"), labels.get("toName")) == ("answer", "text")
+    assert {lab.get("value") for lab in labels} == {"Answer", "Entity"}
+
+
+def test_the_page_only_knows_mturks_two_submit_hosts():
+    template = H.page_template(1)
+    assert all(host in template for host in mturk.SUBMIT_HOSTS)
+    assert "turkSubmitTo" in template and "externalSubmit" in template
+
+
 # --- round trip through a fabricated MTurk results CSV ----------------------------------
 
-def _pick(row, correct, rng):
+def clickable(hit, sfx=""):
+    """The entities the HIT's page lets a worker click."""
+    return [{"start": s, "end": e, "text": t}
+            for (s, e), t in sorted(H.entity_spans(hit["passage_html" + sfx]).items())]
+
+
+def _pick(row, hit, correct, rng):
     """A click: an answer mention when `correct`, else an entity that is no answer."""
-    answers = row["answers"]
+    spans = {(a["start"], a["end"]) for a in row["answers"]}
+    texts = {normalize_answer(a["text"]) for a in row["answers"]}
+    ents = clickable(hit)
     if correct:
-        return answers[rng.randrange(len(answers))]
-    texts = {normalize_answer(a["text"]) for a in answers}
-    spans = {(a["start"], a["end"]) for a in answers}
-    wrong = [e for e in row["entities"]
+        right = [e for e in ents if (e["start"], e["end"]) in spans]
+        return right[rng.randrange(len(right))] if right else None
+    wrong = [e for e in ents
              if normalize_answer(e["text"]) not in texts and (e["start"], e["end"]) not in spans]
     return rng.choice(wrong) if wrong else None
 
@@ -214,13 +268,13 @@ def _fabricate_results(hits, by_id, path):
         if i % 3:
             plan.append(("spammer", len([t for t in truth if t[0] == "spammer"]) % 10 == 0))
         for worker, right in plan:
-            ent = _pick(row, right, rng)
+            ent = _pick(row, hit, right, rng)
             if ent is not None:
                 fb = "not obvious, I guessed" if i % 7 == 0 and worker == "honest1" else ""
                 out.append((hit, hit_id, worker, "Approved", ent, fb))
                 truth.append((worker, hit_id, hit["query_id"], right))
         if i % 3 == 0:
-            ents = {normalize_answer(e["text"]): e for e in row["entities"]}
+            ents = {normalize_answer(e["text"]): e for e in clickable(hit)}
             pick = rng.choice(sorted(ents))
             out.append((hit, hit_id, "clicker", "Submitted", ents[pick], ""))
             truth.append(("clicker", hit_id, hit["query_id"],
@@ -302,72 +356,10 @@ def test_round_trip_blocks_the_spammer_and_keeps_the_right_triples(generated_can
     assert summary["submissions"] == len(truth)
 
 
-# --- the local server and its SQLite store ----------------------------------------------
-
-@pytest.fixture
-def local_server(record_candidates, tmp_path):
-    cand_dir, rows = record_candidates
-    hv.run(["export", "--filtered", str(cand_dir), "--output", str(tmp_path / "hits")])
-    db = tmp_path / "annotations.sqlite"
-    server = hv.make_server(str(tmp_path / "hits"), str(db), "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield "http://127.0.0.1:%d" % server.server_address[1], db, rows, tmp_path
-    server.shutdown()
-    server.server_close()
-
-
-def _post(url, form):
-    data = urllib.parse.urlencode(form).encode()
-    return urllib.request.urlopen(urllib.request.Request(url, data=data), timeout=10)
-
-
-def test_local_server_stores_answers_in_sqlite(local_server):
-    base, db, rows, tmp = local_server
-    by_id = {r["id"]: r for r in rows}
-    landing = urllib.request.urlopen(base + "/", timeout=10).read().decode()
-    assert 'name="workerId"' in landing
-    seen = []
-    for _ in range(len(rows)):
-        page = urllib.request.urlopen(base + "/next?workerId=ann", timeout=10)
-        hit_ref = urllib.parse.urlsplit(page.geturl()).path.rsplit("/", 1)[1]
-        body = page.read().decode()
-        qid = re.search(r'name="query_id" value="([^"]+)"', body).group(1)
-        seen.append(qid)
-        answer = by_id[qid]["answers"][0]
-        form = {"worker_id": "ann", "hit_ref": hit_ref, "query_id": qid, "time_spent_ms": "31000",
-                "answer": answer["text"], "answer_start": answer["start"],
-                "answer_end": answer["end"], "feedback": "", "assignmentId": ""}
-        if len(seen) == 1:
-            with pytest.raises(urllib.error.HTTPError) as err:   # no answer clicked
-                _post(base + "/hit/submit", {**form, "answer": ""})
-            assert err.value.code == 400
-            with pytest.raises(urllib.error.HTTPError):           # a query of another HIT
-                _post(base + "/hit/submit", {**form, "query_id": "nope"})
-            form.update(ambiguous="on", feedback="two people could fit")
-        _post(base + "/hit/submit", form)
-    assert sorted(seen) == sorted(by_id)                 # each HIT once, then no more
-    done = urllib.request.urlopen(base + "/next?workerId=ann", timeout=10).read().decode()
-    assert 'id="done"' in done
-    # a second annotator gets work again when two assignments are wanted; here one is
-    assert 'id="done"' in urllib.request.urlopen(base + "/next?workerId=bob").read().decode()
-
-    with sqlite3.connect(db) as con:
-        stored = con.execute("SELECT worker_id, query_id, answer, ambiguous, feedback,"
-                             " time_spent_ms FROM annotations ORDER BY id").fetchall()
-    assert [s[1] for s in stored] == seen
-    assert stored[0][3:] == (1, "two people could fit", 31000)
-    assert all(s[0] == "ann" and s[2] == by_id[s[1]]["answers"][0]["text"] for s in stored)
-
-    summary = hv.run(["ingest", "--results", str(db), "--output", str(tmp / "validated")])
-    assert summary["valid_for"] == {"train": len(rows), "dev_test": 0, "none": 0}
-    assert summary["ambiguous"] == 1 and summary["blocked_workers"] == []
-
-
 def test_mturk_results_are_replayed_in_submit_time_order(tmp_path):
-    assert hv._submit_time("Thu Oct 25 07:22:41 PDT 2018") == 1540477361.0
-    assert hv._submit_time("Thu Oct 25 06:22:41 PST 2018") == 1540477361.0
-    assert hv._submit_time("") == 0.0
+    assert mturk.submit_time("Thu Oct 25 07:22:41 PDT 2018") == 1540477361.0
+    assert mturk.submit_time("Thu Oct 25 06:22:41 PST 2018") == 1540477361.0
+    assert mturk.submit_time("") == 0.0
     refs = json.dumps([{"start": 0, "end": 3, "text": "Ann"}])
     rows = [("late", "Thu Oct 25 09:00:00 PDT 2018", "Ann"),
             ("early", "Thu Oct 25 08:00:00 PDT 2018", "Bob"),
@@ -378,42 +370,18 @@ def test_mturk_results_are_replayed_in_submit_time_order(tmp_path):
                     "Input.reference_answers", "Answer.answer", "Answer.feedback"])
         for worker, when, answer in rows:
             w.writerow(["H1", worker, "Submitted", when, "q1", refs, answer, ""])
-    subs, queries, counts = hv.read_mturk_results(str(tmp_path / "r.csv"))
+    subs, queries, counts = mturk.read_results(str(tmp_path / "r.csv"))
     assert [(s.worker_id, s.correct) for s in subs] == [("early", False), ("late", True)]
     assert queries == ["q1"] and counts["unanswered"] == 1
-
-
-def test_local_server_stores_every_task_of_a_multi_task_hit(record_candidates, tmp_path):
-    cand_dir, rows = record_candidates
-    hv.run(["export", "--filtered", str(cand_dir), "--output", str(tmp_path / "hits"),
-            "--per-hit", "2"])
-    hit = _read_csv(tmp_path / "hits" / "hits.csv")[0]
-    store = hv.make_server(str(tmp_path / "hits"), str(tmp_path / "a.db"), port=0)
-    store.server_close()
-    store = store.store
-    by_id = {r["id"]: r for r in rows}
-    form = {"worker_id": "w", "hit_ref": hit["hit_ref"], "time_spent_ms": "5"}
-    for sfx in ("_1", "_2"):
-        ans = by_id[hit["query_id" + sfx]]["answers"][0]
-        form.update({"query_id" + sfx: hit["query_id" + sfx], "answer" + sfx: ans["text"],
-                     "answer_start" + sfx: str(ans["start"]), "answer_end" + sfx: str(ans["end"])})
-    with pytest.raises(ValueError):
-        store.save({**form, "answer_2": ""})
-    assert store.save(form) == 2
-    assert store.save(form) == 0                          # a resubmitted form is ignored
-    assert store.next_hit("w", 2) not in (None, hit["hit_ref"])    # w did this one
-    assert store.next_hit("v", 1) not in (None, hit["hit_ref"])    # it has its 1 answer
-    with sqlite3.connect(tmp_path / "a.db") as con:
-        got = con.execute("SELECT query_id, answer FROM annotations ORDER BY id").fetchall()
-    assert got == [(hit["query_id" + s], by_id[hit["query_id" + s]]["answers"][0]["text"])
-                   for s in ("_1", "_2")]
 
 
 def test_flags_take_underscores_like_the_other_commands_and_dashes_still_work():
     parser = hv._parser()
     a = parser.parse_args(["ingest", "--results", "r.csv", "--output", "v",
-                           "--min_answers", "5", "--check-every", "7", "--min_accuracy", "0.3"])
+                           "--min_answers", "5", "--check-every", "7", "--min_accuracy", "0.3",
+                           "--min-gold-accuracy", "0.7"])
     assert (a.min_answers, a.check_every, a.min_accuracy) == (5, 7, 0.3)
+    assert a.min_gold_accuracy == 0.7
     b = parser.parse_args(["export", "--filtered", "f", "--output", "h", "--per_hit", "2"])
     c = parser.parse_args(["export", "--filtered", "f", "--output", "h", "--per-hit", "2"])
     assert b.per_hit == c.per_hit == 2

@@ -1,15 +1,16 @@
 """Worker quality control and triple validation rules (paper section 3.4), without Beam."""
-from transforms.human_filtering.hits import is_correct
-from transforms.human_filtering.worker_quality import (QualityConfig, Submission, block_reason, check_workers,
-                                       is_ambiguity_report, republish, validate_queries,
-                                       validation_status)
+from transforms.human_filtering.hits import entity_spans, is_correct, is_entity, render_passage_html
+from transforms.human_filtering.worker_quality import (QualityConfig, Submission, block_reason,
+                                                       check_workers, is_ambiguity_report,
+                                                       republish, validate_queries,
+                                                       validation_status)
 
 REFS = [{"start": 10, "end": 22, "text": "Tracy Morgan"},
         {"start": 40, "end": 46, "text": "Morgan"}]
 
 
-def sub(worker, query, correct, hit=None, ambiguous=False, feedback=""):
-    return Submission(worker, query, hit or "H" + query, correct, ambiguous, feedback)
+def sub(worker, query, correct, hit=None, ambiguous=False, feedback="", gold=False):
+    return Submission(worker, query, hit or "H" + query, correct, ambiguous, feedback, gold)
 
 
 def test_paper_numbers_are_the_defaults():
@@ -91,3 +92,53 @@ def test_ambiguity_reports():
     assert is_ambiguity_report(False, "Not obvious: Obama or Biden")
     assert is_ambiguity_report(False, "More than one entity fits")
     assert not is_ambiguity_report(False, "Nice passage, thanks")
+
+
+def test_a_click_on_any_mention_of_the_answer_cluster_is_right():
+    # the generation stage links the misspelled highlight into the answer's coreference
+    # cluster; the cluster is the answers list, and any of its mentions counts
+    passage = ("Everardo Custodio, 36, was arrested on Monday. Police said Custodio fled."
+               "\n@highlight\nEverado Custodio, 36, was arrested\n@highlight\nEverado Custodio fled")
+    at = lambda text, n=0: passage.index(text) if n == 0 else passage.index(text, n)  # noqa
+    cluster = [{"start": 0, "end": 17, "text": "Everardo Custodio"},
+               {"start": at("Custodio fled"), "end": at("Custodio fled") + 8, "text": "Custodio"},
+               {"start": at("Everado"), "end": at("Everado") + 16, "text": "Everado Custodio"}]
+    police = {"start": at("Police"), "end": at("Police") + 6, "text": "Police"}
+    for mention in cluster:
+        assert passage[mention["start"]:mention["end"]] == mention["text"]
+        assert is_correct(mention["text"], mention["start"], mention["end"], cluster)
+    later = at("Everado", at("Everado") + 1)       # the same misspelling, another mention
+    assert is_correct("Everado Custodio", later, later + 16, cluster)   # by normalised text
+    assert not is_correct("Police", police["start"], police["end"], cluster)
+    # every mention of the cluster is a clickable entity of the page, offsets and text both
+    spans = entity_spans(render_passage_html(passage, cluster + [police]))
+    assert all(is_entity(m["text"], m["start"], m["end"], spans) for m in cluster)
+    assert not is_entity("Everado Custodio", 0, 17, spans)
+
+
+def test_only_each_workers_first_answer_to_a_query_counts():
+    cfg = QualityConfig(min_answers=20)
+    # a spammer: 20 wrong answers and 1 right one repeated 6 times (6/26 = 23% if counted)
+    spam = [sub("spam", "q%d" % i, False) for i in range(20)] + [sub("spam", "q20", True)] * 6
+    # an honest worker: 25 right answers and 1 wrong one repeated 120 times (25/145 = 17%)
+    honest = [sub("ann", "q%d" % i, True) for i in range(25)] + [sub("ann", "q25", False)] * 120
+    stats, total, _ = check_workers(spam + honest, cfg)
+    assert (stats["spam"].submissions, stats["spam"].correct, stats["spam"].repeats) == (21, 1, 5)
+    assert stats["spam"].blocked_at is not None and "0.048" in stats["spam"].reason
+    assert (stats["ann"].submissions, stats["ann"].correct, stats["ann"].repeats) == (26, 25, 119)
+    assert stats["ann"].blocked_at is None and total == 47
+    # a repeat of a right answer after a wrong one stays wrong
+    stats, _, _ = check_workers([sub("b", "q1", False), sub("b", "q1", True)], cfg)
+    assert (stats["b"].submissions, stats["b"].correct) == (1, 0)
+
+
+def test_gold_accuracy_is_a_block_rule():
+    cfg = QualityConfig(min_gold_answers=5, min_gold_accuracy=0.5)
+    assert block_reason(10, 9, cfg, n_gold=4, n_gold_correct=0) is None     # too few gold
+    assert "gold accuracy 0.400" in block_reason(10, 9, cfg, n_gold=5, n_gold_correct=2)
+    assert block_reason(10, 9, cfg, n_gold=6, n_gold_correct=3) is None
+    subs = [sub("llm", "g%d" % i, False, gold=True) for i in range(5)] + \
+        [sub("llm", "q%d" % i, True) for i in range(30)]
+    stats, _, _ = check_workers(subs, cfg)
+    assert stats["llm"].gold_accuracy == 0.0 and stats["llm"].accuracy == 30 / 35
+    assert stats["llm"].reason.startswith("gold accuracy")

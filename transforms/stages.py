@@ -139,14 +139,9 @@ def _run_filter(config, out, runtime, extra):
 
 
 def _run_ingest(config, out, runtime, extra):
-    from beam_pipelines import human_validation
-    from transforms.core import config as C
-    q = config.settings.human_validation
-    flags = []
-    for leaf in C.leaves(type(q)):
-        flags += [f"--{leaf.flag}", str(C.value_at(q, leaf))]
-    return human_validation.run(["ingest", "--results", config.paths.results,
-                                 "--output", join(out, "validated")] + flags)
+    from transforms.human_filtering.ingest import ingest
+    return ingest(config.paths.results, join(out, "validated"),
+                  config.settings.human_validation)
 
 
 def _run_finalize(config, out, runtime, extra):

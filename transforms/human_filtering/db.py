@@ -33,11 +33,29 @@ def create(path: str) -> None:
     try:
         con.execute("PRAGMA journal_mode = WAL")
         con.executescript(SCHEMA)
-        columns = {r[1] for r in con.execute("PRAGMA table_info(annotations)")}
-        if "id" not in columns:
-            raise sqlite3.DatabaseError("annotations table of another layout")
+        if not _unique_answers(con) or "gold" not in columns(con, "hits"):
+            raise sqlite3.DatabaseError(
+                "%s was made by an older `serve` (no unique (worker, query) constraint): "
+                "ingest it as it is, and serve with a new --db" % path)
     finally:
         con.close()
+
+
+def columns(con, table: str) -> set:
+    return {r[1] for r in con.execute("PRAGMA table_info(%s)" % table)}
+
+
+def _unique_answers(con) -> bool:
+    """The annotations table has UNIQUE (worker_id, query_id)."""
+    for _, name, unique, *_ in con.execute("PRAGMA index_list(annotations)"):
+        cols = [r[2] for r in con.execute("PRAGMA index_info(%s)" % _quoted(name))]
+        if unique and cols == ["worker_id", "query_id"]:
+            return True
+    return False
+
+
+def _quoted(name: str) -> str:
+    return '"%s"' % name.replace('"', '""')
 
 
 @contextlib.contextmanager

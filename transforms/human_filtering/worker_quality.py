@@ -21,7 +21,8 @@ class QualityConfig:
     check_every: int = setting(1000, "submissions between worker accuracy checks (paper: 1000)")
     min_accuracy: float = setting(0.20, "block workers below this accuracy (paper: 20%)")
     min_answers: int = setting(20, "never judge a worker on fewer answers than this")
-    check_at_end: bool = setting(True, "also check every worker after the last submission")
+    check_at_end: bool = setting(True, "also check every worker after the last submission",
+                                 cli=False)
     min_gold_accuracy: float = setting(0.5, "block workers below this accuracy on gold "
                                             "questions (not in the paper)")
     min_gold_answers: int = setting(5, "gold answers a worker needs before the gold check")

@@ -1,0 +1,97 @@
+"""Mechanical Turk: the batch input CSV, the submit hosts the page may post to, and the
+batch results CSV read back for ingest.
+"""
+import csv
+import datetime
+import json
+
+import fsspec
+
+from transforms.human_filtering import hits as H
+from transforms.human_filtering import worker_quality as Q
+from transforms.human_filtering.fields import UserError, as_int, truthy
+
+#: The only `turkSubmitTo` values the page accepts (production and sandbox); the page
+#: template holds the same list.
+SUBMIT_HOSTS = ("https://www.mturk.com", "https://workersandbox.mturk.com")
+_TZ = {"PST": -8, "PDT": -7, "UTC": 0, "GMT": 0}
+
+
+def write_batch(fs, path: str, hit_rows, per_hit: int) -> None:
+    with fs.open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=H.csv_columns(per_hit))
+        writer.writeheader()
+        writer.writerows(hit_rows)
+
+
+def read_batch(path: str) -> list:
+    csv.field_size_limit(1 << 30)
+    with fsspec.open(path, "r", encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def submit_time(text: str) -> float:
+    """Seconds since the epoch of MTurk's `Thu Oct 25 07:22:41 PDT 2018` (0 if unparsable)."""
+    parts = (text or "").split()
+    if len(parts) != 6:
+        return 0.0
+    try:
+        t = datetime.datetime.strptime(" ".join(parts[:4] + parts[5:]), "%a %b %d %H:%M:%S %Y")
+    except ValueError:
+        return 0.0
+    offset = datetime.timezone(datetime.timedelta(hours=_TZ.get(parts[4], 0)))
+    return t.replace(tzinfo=offset).timestamp()
+
+
+def submission(worker, qid, hit, refs, spans, text, start, end, flag, feedback, gold,
+               counts) -> Q.Submission:
+    """One answer scored: right when it is one of the page's entities (where the page's
+    entities are known) and matches a reference answer. An answer that is no entity of
+    the page (a tampered post) counts as wrong and is counted in `not_an_entity`."""
+    feedback = feedback or ""
+    start, end = as_int(start), as_int(end)
+    correct = H.is_correct(text, start, end, refs)
+    if spans is not None and not H.is_entity(text, start, end, spans):
+        counts["not_an_entity"] += 1
+        correct = False
+    return Q.Submission(worker, qid, hit, correct,
+                        Q.is_ambiguity_report(truthy(flag), feedback), feedback, gold)
+
+
+def read_results(path: str) -> tuple:
+    """(submissions in submission order, query ids, counters) of a batch results CSV,
+    read row by row; only the compact answer of each task is kept."""
+    csv.field_size_limit(1 << 30)
+    timed, queries, spans = [], {}, {}
+    counts = {"rejected_assignments": 0, "unanswered": 0, "not_an_entity": 0}
+    with fsspec.open(path, "r", encoding="utf-8-sig", newline="") as f:
+        reader = csv.DictReader(f)
+        columns = reader.fieldnames or []
+        suffixes = [c[len("Input.query_id"):] for c in columns if c.startswith("Input.query_id")]
+        if not suffixes or "WorkerId" not in columns:
+            raise UserError("%s is not an MTurk results CSV of exported HITs (no WorkerId "
+                             "or Input.query_id column)" % path)
+        for n, row in enumerate(reader):
+            rejected = row.get("AssignmentStatus", "") == "Rejected"
+            counts["rejected_assignments"] += rejected
+            for sfx in suffixes:
+                qid = row["Input.query_id" + sfx]
+                if qid not in queries:
+                    queries[qid] = json.loads(row["Input.reference_answers" + sfx])
+                    html = row.get("Input.passage_html" + sfx)
+                    spans[qid] = H.entity_spans(html) if html else None
+                if rejected:
+                    continue
+                text = row.get("Answer.answer" + sfx, "")
+                if not text:
+                    counts["unanswered"] += 1
+                    continue
+                sub = submission(row["WorkerId"], qid, row.get("HITId", ""), queries[qid],
+                                 spans[qid], text, row.get("Answer.answer_start" + sfx),
+                                 row.get("Answer.answer_end" + sfx),
+                                 row.get("Answer.ambiguous" + sfx),
+                                 row.get("Answer.feedback" + sfx),
+                                 row.get("Input.gold") == "1", counts)
+                timed.append((submit_time(row.get("SubmitTime", "")), n, sub))
+    timed.sort(key=lambda t: (t[0], t[1]))
+    return [t[2] for t in timed], list(queries), counts
