@@ -1,11 +1,18 @@
-"""ReCoRD JSON and SuperGLUE exports against the real files in ../shared/corpus/record_format."""
+"""ReCoRD JSON and SuperGLUE exports against the real files in ../shared/corpus/record_format:
+the layouts, the streaming writers, and WriteExports (sorted parts merged) on TestPipeline."""
 import collections
+import io
 import json
 
+import apache_beam as beam
 import pytest
+from apache_beam.testing.test_pipeline import TestPipeline as BeamTestPipeline
+from apache_beam.testing.util import assert_that, equal_to
 
+from transforms.core.accounting import COUNTS, SumCounts
 from transforms.finalize import exports
 from transforms.finalize import invariants
+from transforms.finalize.export_writer import WriteExports
 
 
 def _load(record_format_dir):
@@ -84,3 +91,59 @@ def test_passage_record_sorts_queries_and_maps_source():
     assert entry["qas"][0]["answers"] == [{"start": 0, "end": 2, "text": "Ann"}]
     hidden = exports.record_entry(exports.passage_record(rows), with_answers=False)
     assert all(qa["answers"] == [] for qa in hidden["qas"])
+
+
+def _real_passages(record_format_dir):
+    record, superglue = _load(record_format_dir)
+    rows = exports.rows_from_record_json(record)
+    for split in ("train", "val"):
+        rows += exports.rows_from_superglue(superglue[split], id_prefix=f"sg-{split}")
+    return _passages(rows)
+
+
+def test_streaming_writers_write_the_same_bytes(record_format_dir):
+    passages = _real_passages(record_format_dir)
+    for with_answers in (True, False):
+        ordered = sorted(passages, key=lambda p: p["passage_id"])
+        f = io.StringIO()
+        n = exports.write_record_json(f, (exports.record_entry(p, with_answers) for p in ordered))
+        assert n == len(passages)
+        assert f.getvalue() == exports.dumps_record_json(exports.record_json(passages, with_answers))
+        f = io.StringIO()
+        counts = exports.write_superglue(f, (exports.superglue_line(p, with_answers) for p in ordered))
+        assert counts == (len(passages), sum(len(p["qas"]) for p in passages))
+        assert f.getvalue() == exports.dumps_jsonl(exports.superglue_lines(passages, with_answers))
+    empty = io.StringIO()
+    exports.write_record_json(empty, [])
+    assert empty.getvalue() == exports.dumps_record_json(exports.record_json([]))
+
+
+@pytest.mark.parametrize("part_passages", [1, 2, 100])
+def test_write_exports_merges_sorted_parts_into_one_file_per_split(record_format_dir, tmp_path,
+                                                                  part_passages):
+    passages = _real_passages(record_format_dir)
+    for n, p in enumerate(passages):
+        p["split"] = ("train", "test")[n % 2]
+    out = tmp_path / "out"
+    with BeamTestPipeline() as p:
+        result = (p | beam.Create(passages)
+                  | WriteExports(str(out), str(tmp_path / "parts"), test_answers_in_record=False,
+                                 part_passages=part_passages))
+        by_split = collections.Counter(p["split"] for p in passages)
+        queries = collections.Counter()
+        for passage in passages:
+            queries[passage["split"]] += len(passage["qas"])
+        assert_that(result["main"], equal_to([
+            (s, (by_split[s], queries[s])) for s in ("train", "dev", "test")]), label="Tallies")
+        assert_that(result[COUNTS] | beam.CombineGlobally(SumCounts()) | beam.Map(
+            lambda c: c["write.max_group_export_parts"]),
+            equal_to([-(-max(by_split.values()) // part_passages)]), label="Parts")
+    for split in ("train", "dev", "test"):
+        mine = [p for p in passages if p["split"] == split]
+        assert (out / "record" / f"{split}.json").read_text() == exports.dumps_record_json(
+            exports.record_json(mine, with_answers=split != "test"))
+        assert (out / "superglue" / f"{exports.SUPERGLUE_SPLIT[split]}.jsonl").read_text() == \
+            exports.dumps_jsonl(exports.superglue_lines(mine, with_answers=split != "test"))
+    assert not list(invariants.check_superglue_lines(
+        [json.loads(line) for line in (out / "superglue" / "test.jsonl").read_text().splitlines()],
+        "test"))

@@ -1,12 +1,14 @@
-"""Split rules as plain functions (no Beam): grouping, placement, origins, caps, validation."""
+"""Split rules as plain functions (no Beam): grouping, placement, origins, caps, validation,
+the bounded form of the dev/test first fit, and the settings that make the policy."""
+import argparse
 import collections
 import json
+import random
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
-from transforms.finalize import splits
+from transforms.finalize import quota, splits
+from transforms.finalize.config import FinalizeSettings, parse_origins, parse_ratio
 from transforms.finalize.splits import GroupSummary, SplitConfig
 
 
@@ -143,28 +145,98 @@ def test_dedup_queries_keeps_smallest_id():
     assert [r["id"] for r in kept] == ["q1"] and [r["id"] for r in dropped] == ["q2", "q3"]
 
 
-def test_load_validation_reads_jsonl_and_parquet(tmp_path):
-    (tmp_path / "jsonl").mkdir()
-    (tmp_path / "jsonl" / "validated.jsonl").write_text(
-        '{"id": "q1", "valid_for": "train", "n_answers": 1}\n\n{"id": "q2", "valid_for": "none"}\n')
-    assert splits.load_validation(str(tmp_path / "jsonl")) == {"q1": "train", "q2": "none"}
-    (tmp_path / "pq" / "validated").mkdir(parents=True)
-    pq.write_table(pa.table({"id": ["q1", "q3"], "valid_for": ["dev_test", "train"]}),
-                   tmp_path / "pq" / "validated" / "part-0.parquet")
-    assert splits.load_validation(str(tmp_path / "pq")) == {"q1": "dev_test", "q3": "train"}
+def test_link_keys_are_the_passage_digest_and_the_url():
+    assert splits.link_keys("Some text", None) == ("p:" + splits.passage_digest("Some text"),)
+    assert splits.link_keys("Some text", "http://x")[1] == "u:http://x"
+    assert splits.link_keys("Some text", "") == splits.link_keys("Some text", None)
 
 
-def test_load_validation_errors_are_clear(tmp_path):
-    with pytest.raises(FileNotFoundError, match="validated"):
-        splits.load_validation(str(tmp_path))
-    bad = tmp_path / "validated.jsonl"
-    bad.write_text('{"query_id": "q1", "valid_for": "train"}\n')
-    with pytest.raises(ValueError, match="needs keys 'id' and 'valid_for'"):
-        splits.load_validation(str(tmp_path))
-    bad.write_text('{"id": "q1", "valid_for": "maybe"}\n')
-    with pytest.raises(ValueError, match="valid_for must be one of"):
-        splits.load_validation(str(bad))
-    (tmp_path / "p" / "validated").mkdir(parents=True)
-    pq.write_table(pa.table({"id": ["q1"]}), tmp_path / "p" / "validated" / "x.parquet")
-    with pytest.raises(ValueError, match=r"missing column\(s\) \['valid_for'\]"):
-        splits.load_validation(str(tmp_path / "p"))
+def bounded_assign(groups, config, buckets):
+    """assign_splits as quota.py computes it: bucket sums, the boundary bucket, the tail."""
+    groups = sorted(groups, key=lambda g: g.key)
+    result = {g.key: splits.initial_split(g, config) for g in groups}
+    for split in ("dev", "test"):
+        members = [g for g in groups if result[g.key][0] == split]
+        by_origin = collections.defaultdict(list)
+        for g in members:
+            by_origin[g.primary_origin].append((splits.quota_order(g.key, config), g.n_dev_test, g))
+        available = {o: sum(n for _, n, _ in items) for o, items in by_origin.items()}
+        quotas, capped = splits.quotas(available, config, config.cap(split))
+        for origin, items in by_origin.items():
+            q = quotas.get(origin, 0)
+            sums = collections.Counter()
+            for order, n, _ in items:
+                sums[quota.bucket_of(order, buckets)] += n
+            found = quota.boundary(sums, q)
+            overflow, kept_after = None, frozenset()
+            if found is not None:
+                b_star, cum = found
+                overflow, cum_g = quota.first_overflow(
+                    [(o, n) for o, n, _ in items if quota.bucket_of(o, buckets) == b_star], cum, q)
+                tail = collections.defaultdict(list)
+                for order, n, _ in sorted(items, key=lambda t: t[0]):
+                    if order > overflow and len(tail[n]) < quota.tail_take(n, cum_g, q):
+                        tail[n].append((order, n))
+                kept_after = frozenset(quota.first_fit(
+                    [c for cs in tail.values() for c in cs], cum_g, q))
+            for order, _, g in items:
+                if not quota.keeps(order, overflow, kept_after):
+                    result[g.key] = splits.over_quota(split, g, config, capped)
+    return result
+
+
+@pytest.mark.parametrize("buckets", [1, 3, 64, 4096])
+@pytest.mark.parametrize("config", [
+    SplitConfig(dev_size=60, test_size=45),
+    SplitConfig.paper(dev_size=80),
+    SplitConfig.paper(train_fraction=0.3, dev_fraction=0.35, test_fraction=0.35),
+    SplitConfig(train_origins=("public",), dev_size=25, test_size=5),
+])
+def test_bounded_first_fit_equals_the_scan_over_all_groups(config, buckets):
+    rng = random.Random(buckets)
+    groups = []
+    for i in range(1500):
+        sizes = {"public": rng.choice([0, 1, 1, 2, 4, 9]), "crawled": rng.choice([0, 0, 1, 3, 7])}
+        counts = tuple(sorted((o, n) for o, n in sizes.items() if n)) or (("public", 1),)
+        total = sum(n for _, n in counts)
+        groups.append(GroupSummary(f"g{i:05d}", counts, rng.randint(1, total)))
+    reference = splits.assign_splits(groups, config)
+    assert bounded_assign(groups, config, buckets) == reference
+    assert any(split in ("dev", "test") for split, _ in reference.values())
+
+
+def test_quota_helpers():
+    assert quota.boundary({0: 5, 3: 4, 7: 2}, 8) == (3, 5)
+    assert quota.boundary({0: 5, 3: 3}, 8) is None
+    assert quota.first_overflow([((0.5, "b"), 3), ((0.4, "a"), 2)], 4, 8) == ((0.5, "b"), 6)
+    assert quota.tail_take(3, 6, 13) == 2 and quota.tail_take(9, 6, 13) == 0
+    assert quota.first_fit([((0.9, "z"), 1), ((0.6, "x"), 3), ((0.7, "y"), 2)], 6, 10) == \
+        ((0.6, "x"), (0.9, "z"))
+    assert quota.keeps((0.1, "a"), None, frozenset())
+    assert quota.keeps((0.1, "a"), (0.2, "b"), frozenset()) and not quota.keeps(
+        (0.3, "c"), (0.2, "b"), frozenset())
+    assert quota.keeps((0.3, "c"), (0.2, "b"), frozenset({(0.3, "c")}))
+
+
+def test_settings_make_the_split_policy():
+    assert FinalizeSettings().split_config() == SplitConfig()
+    paper = FinalizeSettings(paper_split_policy=True, dev_size=10).split_config()
+    assert paper == SplitConfig.paper(dev_size=10)
+    own = FinalizeSettings(paper_split_policy=True, train_origins=("public", "crawled"),
+                           dev_test_origin_ratio=(("public", 1.0),)).split_config()
+    assert own.train_origins == ("crawled", "public") and own.dev_test_origin_ratio == (("public", 1.0),)
+    assert own.dev_test_origins == ("crawled", "public")
+    assert FinalizeSettings(split_salt="x").split_config().salt == "x"
+    with pytest.raises(ValueError, match="fractions"):
+        FinalizeSettings(train_fraction=-1)
+    with pytest.raises(ValueError, match="group_rounds"):
+        FinalizeSettings(group_rounds=0)
+
+
+def test_flag_parsers():
+    assert parse_ratio("public:0.3,crawled:0.7") == (("crawled", 0.7), ("public", 0.3))
+    assert parse_ratio("") is None and parse_origins(" , ") is None
+    assert parse_origins("public, crawled") == ("crawled", "public")
+    for bad in ("public", "public:x", ":0.3"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            parse_ratio(bad)

@@ -2,7 +2,6 @@
 import io
 import json
 
-from transforms.finalize.dataset_stats import stage_rows
 
 HISTOGRAMS = (  # (file, distribution key, x label)
     ("passage_length.png", "passage_tokens", "tokens per passage"),
@@ -17,18 +16,22 @@ _ROW_NAMES = {
 
 
 def histogram_png(distributions: dict, key: str, xlabel: str) -> bytes:
-    """One PNG overlaying the splits' histograms of `key`."""
+    """One PNG overlaying the splits' histograms of `key`, from {split: {key: {value:
+    count}}} (the counts weigh each distinct value, so no list of lengths is needed)."""
     import matplotlib
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6, 3.5), dpi=100)
-    values = [v for d in distributions.values() for v in d[key]]
-    bins = min(40, max(1, len(set(values)))) if values else 1
+    values = sorted({v for d in distributions.values() for v in d[key]})
+    bins = min(40, max(1, len(values))) if values else 1
     for split, dist in distributions.items():
-        if dist[key]:
-            ax.hist(dist[key], bins=bins, range=(min(values), max(values) + 1),
-                    histtype="step", linewidth=1.5, label=f"{split} (n={len(dist[key])})")
+        counts = dist[key]
+        if counts:
+            xs = sorted(counts)
+            weights = [counts[x] for x in xs]
+            ax.hist(xs, weights=weights, bins=bins, range=(values[0], values[-1] + 1),
+                    histtype="step", linewidth=1.5, label=f"{split} (n={sum(weights)})")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("count")
     if values:
@@ -94,24 +97,34 @@ def render_card(stats: dict, shard_files: dict) -> str:
         lines.append(f"![{label}]({file})")
     lines += ["", "## Split policy", "",
               "Articles sharing an exact passage text or URL are grouped; every group lands in "
-              "exactly one split, chosen by a salted stable hash of its smallest article id.", "",
+              "exactly one split, chosen by a salted stable hash of its smallest article id; "
+              "with an origin ratio or size caps, dev and test keep, in a second hash order, "
+              "the groups that fit (the others go to train where their origins allow).", "",
               "| setting | value |", "|---|---|"]
     for k, v in _flatten(stats["config"]["split"]):
         lines.append(f"| {k} | {_fmt(v)} |")
-    lines += ["", "## Funnel", "", "Every stage of every job, in order: what came in, what went out, "
-              "what was rejected and the main reasons.", "",
-              "| job | stage | in | out | rejected | top 3 reasons |", "|---|---|---:|---:|---:|---|"]
-    for job, stage, n_in, n_out, n_rej, reasons in stage_rows(stats["funnel"]):
-        top = sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
-        lines.append(f"| {job} | {stage} | {_fmt(n_in)} | {_fmt(n_out)} | {_fmt(n_rej)} | "
+    lines += ["", "## Funnel", "", "One chain from the files read to the released queries: each "
+              "step's `in` is the previous step's `out` (a step marked * changes the unit "
+              "counted). Gaps: " + ("; ".join(stats["funnel"]["gaps"]) or "none") + ".", "",
+              "| job | step | unit | in | out | rejected | top 3 reasons |",
+              "|---|---|---|---:|---:|---:|---|"]
+    for step, a in stats["funnel"]["stages"].items():
+        top = list(a.get("reasons", {}).items())[:3]
+        mark = "*" if a.get("expand") else ""
+        lines.append(f"| {a.get('job', '')} | {step}{mark} | {a.get('unit', '')} | "
+                     f"{_fmt(a['in'])} | {_fmt(a['out'])} | {_fmt(a['rejected'])} | "
                      + ", ".join(f"{k} {_fmt(v)}" for k, v in top) + " |")
-    adversary = stats["funnel"].get("train_folds")
+    adversary = stats.get("adversary")
     if isinstance(adversary, dict) and adversary.get("heldout_accuracy") is not None:
         lines += ["", f"Adversary: {adversary.get('folds')}-fold `{adversary.get('model')}` "
                   f"readers, held-out accuracy {adversary['heldout_accuracy']:.3f} against "
                   f"{adversary.get('random_baseline') or 0:.3f} for a random candidate "
-                  f"(on {adversary.get('heldout_n')} queries). Units: `sentence` counts "
-                  "sentences, `query` and later stages count queries."]
+                  f"(on {adversary.get('heldout_n')} queries)."]
+    fates = stats.get("articles") or {}
+    if fates:
+        lines += ["", f"Articles: {_fmt(fates.get('rows', 0))} input articles or records, "
+                  f"{_fmt(fates.get('released_articles', 0))} with released queries; "
+                  "`articles/*.parquet` says where each other one stopped."]
     lines += ["", "## Files", "",
               "- Parquet shards, one row per query (`entities`/`answers` `end` exclusive): "
               + ", ".join(f"`{f}`" for split in ("train", "dev", "test") for f in shard_files.get(split, [])),
@@ -119,7 +132,9 @@ def render_card(stats: dict, shard_files: dict) -> str:
               "- `superglue/{train,val,test}.jsonl`: SuperGLUE ReCoRD layout (`end` inclusive; "
               "the test file carries no answers)",
               "- `stats.json`: the table above, the split policy and the funnel",
-              "- `rejected/*.parquet`: queries dropped at this stage, with their reason",
+              "- `rejected/*.parquet`: queries dropped at this stage, with their step and reason",
+              "- `articles/*.parquet`: one row per input article or record: where it stopped "
+              "contributing (stage, reason), or its released queries and split",
               "", "## Loading", "", "```python",
               "from datasets import load_dataset",
               "ds = load_dataset(\"parquet\", data_files={s: f\"DIR/dataset/{s}-*.parquet\" "

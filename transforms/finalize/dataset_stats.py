@@ -1,16 +1,24 @@
-"""ReCoRD Table 1 statistics per split, and the merged funnel.
+"""ReCoRD Table 1 per split and overall, with exact figures from Distinct and sums.
 
 Tokens are spaCy's blank English tokenizer's non-space tokens (the generator's
-en_core_web_sm tokenizer follows identical rules); vocabularies are case-sensitive
-token types; entities/passage counts entity mentions.
-"""
-import statistics
+en_core_web_sm tokenizer follows identical rules); vocabularies are case-sensitive token
+types; entities/passage counts entity mentions.
 
+Beam: one pass over the passage records emits (split, kind, token) pairs, which
+`Distinct` and a per-key count turn into exact vocabulary sizes (no set in any
+accumulator); integer sums per (split, figure); and one count per (split, figure, value)
+for the histograms and min/median/max, bounded by the number of distinct lengths, not by
+the corpus.
+"""
 import apache_beam as beam
 
 STAT_SPLITS = ("train", "dev", "test")
+OVERALL = "overall"
 TABLE1_ROWS = ("queries", "unique_passages", "passage_vocab", "query_vocab",
                "tokens_per_passage", "entities_per_passage", "tokens_per_query")
+#: distributions of the dataset card: per passage, per passage, per query
+DISTRIBUTIONS = ("passage_tokens", "query_tokens", "entities")
+VOCAB, SUMS, VALUES = "vocab", "sums", "values"
 
 
 class Tokenizer:
@@ -26,123 +34,121 @@ class Tokenizer:
         return [t.text for t in self._nlp.make_doc(text) if not t.is_space]
 
 
-def passage_summary(passage: dict, tokenizer: Tokenizer) -> dict:
-    """The counts one passage record (see exports.passage_record) adds to its split."""
+def passage_figures(passage: dict, tokenizer: Tokenizer):
+    """(tag, value) pairs one passage record (exports.passage_record) adds to Table 1."""
+    split = passage["split"]
     p_tokens = tokenizer.tokens(passage["passage"])
     q_tokens = [tokenizer.tokens(qa["query"]) for qa in passage["qas"]]
-    return {"split": passage["split"], "passage_tokens": len(p_tokens),
-            "passage_vocab": set(p_tokens), "entities": len(passage["entities"]),
-            "query_tokens": [len(q) for q in q_tokens],
-            "query_vocab": set(t for q in q_tokens for t in q)}
+    for where in (split, OVERALL):
+        for token in set(p_tokens):
+            yield VOCAB, (where, "passage", token)
+        for token in set(t for q in q_tokens for t in q):
+            yield VOCAB, (where, "query", token)
+        for name, n in (("passages", 1), ("queries", len(q_tokens)),
+                        ("passage_tokens", len(p_tokens)),
+                        ("entities", len(passage["entities"])),
+                        ("query_tokens", sum(len(q) for q in q_tokens))):
+            yield SUMS, ((where, name), n)
+    yield VALUES, (split, "passage_tokens", len(p_tokens))
+    yield VALUES, (split, "entities", len(passage["entities"]))
+    for q in q_tokens:
+        yield VALUES, (split, "query_tokens", len(q))
 
 
-def _empty():
-    return {"passages": 0, "passage_vocab": set(), "query_vocab": set(),
-            "passage_tokens": [], "entities": [], "query_tokens": []}
+class PassageFiguresFn(beam.DoFn):
+    def setup(self):
+        self.tokenizer = Tokenizer()
+
+    def process(self, passage):
+        for tag, value in passage_figures(passage, self.tokenizer):
+            yield beam.pvalue.TaggedOutput(tag, value)
 
 
-def _merge_into(acc: dict, other: dict) -> dict:
-    acc["passages"] += other["passages"]
-    acc["passage_vocab"] |= other["passage_vocab"]
-    acc["query_vocab"] |= other["query_vocab"]
-    for key in ("passage_tokens", "entities", "query_tokens"):
-        acc[key].extend(other[key])
-    return acc
+class Table1(beam.PTransform):
+    """Passage records -> one dict {"vocab": {(split, kind): n}, "sums": {(split, name):
+    n}, "values": {(split, figure, value): n}}; `table1` and `distributions` read it."""
+
+    def expand(self, passages):
+        figures = passages | "PassageFigures" >> beam.ParDo(PassageFiguresFn()).with_outputs(
+            VOCAB, SUMS, VALUES)
+        vocab = (figures[VOCAB]
+                 | "DistinctTokens" >> beam.Distinct()
+                 | "TokenTypes" >> beam.Map(lambda t: ((t[0], t[1]), 1))
+                 | "VocabSizes" >> beam.CombinePerKey(sum))
+        sums = figures[SUMS] | "Sums" >> beam.CombinePerKey(sum)
+        values = figures[VALUES] | "ValueCounts" >> beam.combiners.Count.PerElement()
+        tagged = [pc | f"Tag{tag.title()}" >> beam.Map(lambda kv, tag=tag: (tag, kv))
+                  for tag, pc in ((VOCAB, vocab), (SUMS, sums), (VALUES, values))]
+        return (tagged
+                | "AllFigures" >> beam.Flatten()
+                | "FiguresDict" >> beam.CombineGlobally(FiguresFn()))
 
 
-def add_summary(acc: dict, summary: dict) -> dict:
-    split = acc.setdefault(summary["split"], _empty())
-    split["passages"] += 1
-    split["passage_vocab"] |= summary["passage_vocab"]
-    split["query_vocab"] |= summary["query_vocab"]
-    split["passage_tokens"].append(summary["passage_tokens"])
-    split["entities"].append(summary["entities"])
-    split["query_tokens"].extend(summary["query_tokens"])
-    return acc
-
-
-def _mean(values):
-    return round(sum(values) / len(values), 1) if values else 0.0
-
-
-def table1_row(acc: dict) -> dict:
-    return {"queries": len(acc["query_tokens"]), "unique_passages": acc["passages"],
-            "passage_vocab": len(acc["passage_vocab"]), "query_vocab": len(acc["query_vocab"]),
-            "tokens_per_passage": _mean(acc["passage_tokens"]),
-            "entities_per_passage": _mean(acc["entities"]),
-            "tokens_per_query": _mean(acc["query_tokens"])}
-
-
-def extract(acc: dict) -> dict:
-    """{"table1": {split: row, ..., "overall": row}, "distributions": {split: lists}}."""
-    splits = {s: acc.get(s, _empty()) for s in STAT_SPLITS}
-    overall = _empty()
-    for s in STAT_SPLITS:
-        _merge_into(overall, splits[s])   # mutates `overall` only
-    table = {s: table1_row(splits[s]) for s in STAT_SPLITS}
-    table["overall"] = table1_row(overall)
-    distributions = {s: {k: sorted(splits[s][k]) for k in ("passage_tokens", "query_tokens", "entities")}
-                     for s in STAT_SPLITS}
-    return {"table1": table, "distributions": distributions}
-
-
-def summarize_distribution(values) -> dict:
-    if not values:
-        return {"min": None, "median": None, "max": None}
-    return {"min": min(values), "median": statistics.median(values), "max": max(values)}
-
-
-class DatasetStatsFn(beam.CombineFn):
-    """Combines passage summaries into Table 1 rows per split and overall."""
+class FiguresFn(beam.CombineFn):
+    """(tag, (key, n)) -> {tag: {key: n}}: bounded by splits x figures x distinct values."""
 
     def create_accumulator(self):
-        return {}
+        return {VOCAB: {}, SUMS: {}, VALUES: {}}
 
-    def add_input(self, acc, summary):
-        return add_summary(acc, summary)
+    def add_input(self, acc, item):
+        tag, (key, n) = item
+        acc[tag][key] = acc[tag].get(key, 0) + n
+        return acc
 
     def merge_accumulators(self, accs):
-        out = {}
+        out = self.create_accumulator()
         for acc in accs:
-            for split, part in acc.items():
-                _merge_into(out.setdefault(split, _empty()), part)
+            for tag, d in acc.items():
+                for key, n in d.items():
+                    out[tag][key] = out[tag].get(key, 0) + n
         return out
 
     def extract_output(self, acc):
-        return extract(acc)
+        return acc
 
 
-def merge_funnel(named_dicts) -> dict:
-    """{job: stats dict} from (path, dict) pairs of the earlier stages' stats files.
-
-    The dicts stay opaque; each is keyed by its `job` field (else the file name), with
-    `#2`, `#3`... appended when a job appears twice."""
-    funnel = {}
-    for path, d in named_dicts:
-        name = d.get("job") if isinstance(d, dict) and isinstance(d.get("job"), str) else None
-        name = name or path.rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        key, n = name, 1
-        while key in funnel:
-            n += 1
-            key = f"{name}#{n}"
-        funnel[key] = d
-    return funnel
+def _mean(total, n):
+    return round(total / n, 1) if n else 0.0
 
 
-def stage_rows(funnel: dict):
-    """(job, stage, in, out, rejected, reasons) for every stage account in the funnel."""
-    for job, d in funnel.items():
-        stages = d.get("stages") if isinstance(d, dict) else None
-        totals = d.get("totals") if isinstance(d, dict) else None
-        if isinstance(totals, dict) and {"in", "kept", "dropped"} <= set(totals):
-            # the adversarial filter: queries its fold readers answered are dropped
-            reasons = {"answered_by_adversary": totals["dropped"],
-                       "scoring_error": totals.get("errors", 0)}
-            yield (job, "adversary", totals["in"], totals["kept"],
-                   totals["dropped"] + totals.get("errors", 0),
-                   {k: v for k, v in reasons.items() if v})
-        if not isinstance(stages, dict):
-            continue
-        for stage, a in stages.items():
-            if isinstance(a, dict) and {"in", "out"} <= set(a):
-                yield job, stage, a["in"], a["out"], a.get("rejected", 0), a.get("reasons", {})
+def table1(figures: dict) -> dict:
+    """{split: Table 1 row} for train, dev, test and overall."""
+    sums, vocab = figures[SUMS], figures[VOCAB]
+    out = {}
+    for where in STAT_SPLITS + (OVERALL,):
+        def s(name):
+            return sums.get((where, name), 0)
+        out[where] = {"queries": s("queries"), "unique_passages": s("passages"),
+                      "passage_vocab": vocab.get((where, "passage"), 0),
+                      "query_vocab": vocab.get((where, "query"), 0),
+                      "tokens_per_passage": _mean(s("passage_tokens"), s("passages")),
+                      "entities_per_passage": _mean(s("entities"), s("passages")),
+                      "tokens_per_query": _mean(s("query_tokens"), s("queries"))}
+    return out
+
+
+def distributions(figures: dict) -> dict:
+    """{split: {figure: {value: count}}} (values sorted)."""
+    out = {s: {k: {} for k in DISTRIBUTIONS} for s in STAT_SPLITS}
+    for (split, name, value), n in sorted(figures[VALUES].items()):
+        out[split][name][value] = n
+    return out
+
+
+def summarize_counts(counts: dict) -> dict:
+    """min, median (as `statistics.median` gives it) and max of a {value: count} table."""
+    if not counts:
+        return {"min": None, "median": None, "max": None}
+    values = sorted(counts)
+    total = sum(counts.values())
+
+    def nth(i):   # the i-th value (0-based) of the sorted multiset
+        seen = 0
+        for v in values:
+            seen += counts[v]
+            if i < seen:
+                return v
+        raise IndexError(i)
+    half = total // 2
+    median = nth(half) if total % 2 else (nth(half - 1) + nth(half)) / 2
+    return {"min": values[0], "median": median, "max": values[-1]}

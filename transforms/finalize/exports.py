@@ -2,7 +2,9 @@
 
 Contract rows use an EXCLUSIVE `end` (`passage[start:end] == text`); both released
 layouts use an INCLUSIVE one (`text[start:end + 1]`), as the files in
-`../shared/corpus/record_format/` do. Everything is sorted by id, so output is stable.
+`../shared/corpus/record_format/` do. Passages are in passage_id order and queries in id
+order, so output is stable. `write_record_json` / `write_superglue` stream the same bytes
+as the whole-file functions, one passage at a time (export_writer.py).
 """
 import json
 
@@ -58,25 +60,36 @@ def record_json(passages, with_answers: bool = True) -> dict:
     return {"version": RECORD_VERSION, "data": [record_entry(p, with_answers) for p in ordered]}
 
 
-def superglue_lines(passages, with_answers: bool = True) -> list:
-    """SuperGLUE ReCoRD lines: passage `idx` per line and a file-wide running `qas` idx."""
-    lines, q_idx = [], 0
-    for p_idx, passage in enumerate(sorted(passages, key=lambda p: p["passage_id"])):
-        qas = []
-        for qa in passage["qas"]:
-            item = {"query": qa["query"]}
-            if with_answers:
-                item["answers"] = [_inclusive(a, True) for a in qa["answers"]]
-            item["idx"] = q_idx
-            q_idx += 1
-            qas.append(item)
-        lines.append({
-            "source": SOURCE_NAMES.get(passage["source"], passage["source"]),
+def superglue_line(passage: dict, with_answers: bool = True) -> dict:
+    """One SuperGLUE ReCoRD line before its place in the file is known (no `idx` yet)."""
+    qas = []
+    for qa in passage["qas"]:
+        item = {"query": qa["query"]}
+        if with_answers:
+            item["answers"] = [_inclusive(a, True) for a in qa["answers"]]
+        qas.append(item)
+    return {"source": SOURCE_NAMES.get(passage["source"], passage["source"]),
             "passage": {"text": passage["passage"],
                         "entities": [_inclusive(e, False) for e in passage["entities"]]},
-            "qas": qas,
-            "idx": p_idx,
-        })
+            "qas": qas}
+
+
+def with_idx(line: dict, p_idx: int, q_idx: int):
+    """(the line with its passage `idx` and running query `idx`s, the next query idx)."""
+    qas = []
+    for qa in line["qas"]:
+        qas.append(dict(qa, idx=q_idx))
+        q_idx += 1
+    return dict(line, qas=qas, idx=p_idx), q_idx
+
+
+def superglue_lines(passages, with_answers: bool = True) -> list:
+    """SuperGLUE ReCoRD lines: passage `idx` per line (passage_id order) and a file-wide
+    running `qas` idx."""
+    lines, q_idx = [], 0
+    for p_idx, passage in enumerate(sorted(passages, key=lambda p: p["passage_id"])):
+        line, q_idx = with_idx(superglue_line(passage, with_answers), p_idx, q_idx)
+        lines.append(line)
     return lines
 
 
@@ -86,6 +99,57 @@ def dumps_record_json(obj: dict) -> str:
 
 def dumps_jsonl(lines) -> str:
     return "".join(json.dumps(line, ensure_ascii=True) + "\n" for line in lines)
+
+
+# --- streaming writers: the same bytes, one passage in memory at a time -----------------
+
+_RECORD_HEAD = '{"version": "%s", "data": [' % RECORD_VERSION
+
+
+class RecordJsonWriter:
+    """Streams the official ReCoRD JSON to text file `f`: `add` record entries in
+    passage_id order, then `close`; byte-identical to `dumps_record_json(record_json())`."""
+
+    def __init__(self, f):
+        self.f, self.n = f, 0
+        f.write(_RECORD_HEAD)
+
+    def add(self, entry: dict) -> None:
+        if self.n:
+            self.f.write(", ")
+        self.f.write(json.dumps(entry, ensure_ascii=True))
+        self.n += 1
+
+    def close(self) -> None:
+        self.f.write("]}\n")
+
+
+class SuperGlueWriter:
+    """Streams SuperGLUE lines (`superglue_line` dicts, in passage_id order) to `f` with
+    their running idx; byte-identical to `dumps_jsonl(superglue_lines())`."""
+
+    def __init__(self, f):
+        self.f, self.passages, self.queries = f, 0, 0
+
+    def add(self, line: dict) -> None:
+        line, self.queries = with_idx(line, self.passages, self.queries)
+        self.f.write(json.dumps(line, ensure_ascii=True) + "\n")
+        self.passages += 1
+
+
+def write_record_json(f, entries) -> int:
+    writer = RecordJsonWriter(f)
+    for entry in entries:
+        writer.add(entry)
+    writer.close()
+    return writer.n
+
+
+def write_superglue(f, lines) -> tuple:
+    writer = SuperGlueWriter(f)
+    for line in lines:
+        writer.add(line)
+    return writer.passages, writer.queries
 
 
 # --- importing the released layouts back into contract rows -----------------------------

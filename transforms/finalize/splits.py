@@ -1,24 +1,23 @@
-"""Train/dev/test split rules (paper section 3.4), as pure functions.
+"""Train/dev/test split rules (paper section 3.4), as pure functions (no Beam).
 
 An article, and every article sharing an exact passage text or a URL with it, forms one
-group; a group lands in exactly one split, chosen by a salted stable hash of its smallest
-article id. Origins are honoured as configured: the paper trained on the public CNN/DM
-origin only and drew dev/test 3:7 from public:crawled.
+group whose key is its smallest article id; a group lands in exactly one split, chosen by
+a salted stable hash of that key. Origins are honoured as configured: the paper trained on
+the public CNN/DM origin only and drew dev/test 3:7 from public:crawled. Dev and test then
+keep, in a second hash order, the groups that fit the origin ratio and the size caps
+(first fit; `assign_splits` is the reference the Beam composite in assign.py matches).
 """
 import dataclasses
 import hashlib
-import json
 import math
 from typing import Iterable, Mapping, Optional
 
-import fsspec
-
-from transforms.core import io_utils
 from transforms.core.hashing import stable_hash
 
 SPLITS = ("train", "dev", "test")
 VALID_FOR = ("train", "dev_test", "none")
 _SCALE = float(2 ** 64)
+_EPS = 1e-9
 
 
 @dataclasses.dataclass(frozen=True)
@@ -29,7 +28,7 @@ class SplitConfig:
     test_fraction: float = 0.1
     train_origins: Optional[tuple] = None        # None: every origin may go to train
     dev_test_origins: Optional[tuple] = None     # None: every origin may go to dev/test
-    dev_test_origin_ratio: Optional[tuple] = None  # ((origin, weight), ...), e.g. public 0.3, crawled 0.7
+    dev_test_origin_ratio: Optional[tuple] = None  # ((origin, weight), ...)
     dev_size: Optional[int] = None
     test_size: Optional[int] = None
     salt: str = "split"
@@ -79,6 +78,14 @@ class SplitConfig:
                 return False
         return allowed is None or origin in allowed
 
+    def limits_dev_test(self) -> bool:
+        """Whether an origin ratio or a size cap may move groups out of dev/test."""
+        return (self.dev_test_origin_ratio is not None or self.dev_size is not None
+                or self.test_size is not None)
+
+    def cap(self, split: str) -> Optional[int]:
+        return self.dev_size if split == "dev" else self.test_size
+
 
 # --- grouping articles that share a passage text or a URL ----------------------------
 
@@ -86,11 +93,17 @@ def passage_digest(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
 
-def group_articles(links: Iterable[tuple]) -> dict:
-    """{article_id: group key} from (article_id, passage digest, url) triples.
+def link_keys(passage: str, url: Optional[str]) -> tuple:
+    """The keys that join articles into groups: the passage text's digest and the URL."""
+    keys = ("p:" + passage_digest(passage),)
+    return keys + ("u:" + url,) if url else keys
 
-    Union-find: articles sharing an exact passage text or a URL share a group, whose key
-    is its smallest article id."""
+
+def group_articles(links: Iterable[tuple]) -> dict:
+    """{article_id: group key} from (article_id, passage digest, url) triples, by
+    union-find: the reference the Beam label propagation (grouping.py) must match.
+    Articles sharing an exact passage text or a URL share a group; its key is its
+    smallest article id."""
     parent = {}
 
     def find(x):
@@ -115,7 +128,6 @@ def group_articles(links: Iterable[tuple]) -> dict:
                 union(article_id, first_by_key[key])
             else:
                 first_by_key[key] = article_id
-    # With union by minimum, every root is its component's smallest article id.
     return {a: find(a) for a in parent}
 
 
@@ -156,6 +168,11 @@ def unit_hash(key: str, salt: str) -> float:
     return stable_hash(key, salt=salt) / _SCALE
 
 
+def quota_order(key: str, config: SplitConfig) -> tuple:
+    """The second hash order in which dev/test keep their groups."""
+    return (unit_hash(key, config.salt + "/quota"), key)
+
+
 def initial_split(group: GroupSummary, config: SplitConfig):
     """(split, None) or (None, reason), before the dev/test origin ratio and caps."""
     train_ok = all(config.allows("train", o) for o in group.origins)
@@ -175,11 +192,9 @@ def initial_split(group: GroupSummary, config: SplitConfig):
     return ("dev" if u < (config.train_fraction + config.dev_fraction) / total else "test"), None
 
 
-def _quotas(groups, config: SplitConfig, cap: Optional[int]):
-    """({origin: max queries}, whether the cap binds) for one evaluation split."""
-    available = {}
-    for g in groups:
-        available[g.primary_origin] = available.get(g.primary_origin, 0) + g.n_dev_test
+def quotas(available: dict, config: SplitConfig, cap: Optional[int]):
+    """({origin: max queries}, whether the cap binds) for one evaluation split, from the
+    dev/test-valid queries its groups hold per primary origin."""
     total = sum(available.values())
     if config.dev_test_origin_ratio is None:
         if cap is None or cap >= total:
@@ -194,31 +209,51 @@ def _quotas(groups, config: SplitConfig, cap: Optional[int]):
     return {o: size * w / weight_sum for o, w in weights.items()}, capped
 
 
-def assign_splits(groups: Iterable[GroupSummary], config: SplitConfig) -> dict:
-    """{group key: (split, None) or (None, reason)} for every group.
+def quota_reason(split: str, capped: bool) -> str:
+    return f"{split}_size_cap" if capped else "dev_test_origin_ratio"
 
-    Groups are first placed by hash (`initial_split`); dev and test then keep, in a second
-    hash order, the groups that fit the origin ratio and the size caps. A group that does
-    not fit goes to train when its origins allow it, else it is rejected."""
+
+def over_quota(split: str, group: GroupSummary, config: SplitConfig, capped: bool):
+    """Where a dev/test group that does not fit its quota goes: train when its origins
+    allow it, else nowhere with the quota's reason."""
+    if all(config.allows("train", o) for o in group.origins):
+        return "train", None
+    return None, quota_reason(split, capped)
+
+
+def fits(cum_before: int, n: int, quota: float) -> bool:
+    return cum_before + n <= quota + _EPS
+
+
+def assign_splits(groups: Iterable[GroupSummary], config: SplitConfig) -> dict:
+    """{group key: (split, None) or (None, reason)} for every group (the reference).
+
+    Groups are first placed by hash (`initial_split`). Within dev and within test, the
+    groups of each primary origin are taken in `quota_order`, first fit: a group is kept
+    when the dev/test-valid queries kept so far plus its own fit the origin's quota, else
+    it goes to train (when its origins allow it) or is rejected, and the scan goes on.
+    `quota.py` computes the same result with bounded combines."""
     groups = sorted(groups, key=lambda g: g.key)
     result = {g.key: initial_split(g, config) for g in groups}
-    for split, cap in (("dev", config.dev_size), ("test", config.test_size)):
+    if not config.limits_dev_test():
+        return result
+    for split in ("dev", "test"):
         members = [g for g in groups if result[g.key][0] == split]
-        quota, capped = _quotas(members, config, cap)
-        reason = f"{split}_size_cap" if capped else "dev_test_origin_ratio"
+        available = {}
+        for g in members:
+            available[g.primary_origin] = available.get(g.primary_origin, 0) + g.n_dev_test
+        quota, capped = quotas(available, config, config.cap(split))
         used = {}
-        for g in sorted(members, key=lambda g: (unit_hash(g.key, config.salt + "/quota"), g.key)):
+        for g in sorted(members, key=lambda g: quota_order(g.key, config)):
             origin = g.primary_origin
-            if used.get(origin, 0) + g.n_dev_test <= quota.get(origin, 0) + 1e-9:
+            if fits(used.get(origin, 0), g.n_dev_test, quota.get(origin, 0)):
                 used[origin] = used.get(origin, 0) + g.n_dev_test
-            elif all(config.allows("train", o) for o in g.origins):
-                result[g.key] = ("train", None)
             else:
-                result[g.key] = (None, reason)
+                result[g.key] = over_quota(split, g, config, capped)
     return result
 
 
-# --- human validation -------------------------------------------------------------------
+# --- human validation and duplicate queries -------------------------------------------
 
 def validation_allows(valid_for: str, split: str) -> bool:
     """Train keeps queries valid for train or dev/test; dev and test only dev/test ones."""
@@ -226,46 +261,6 @@ def validation_allows(valid_for: str, split: str) -> bool:
         return valid_for in ("train", "dev_test")
     return valid_for == "dev_test"
 
-
-def load_validation(path: str) -> dict:
-    """{query id: valid_for} from a human-validation output.
-
-    `path` is a directory holding `validated/*.parquet` or `validated.jsonl`, or one such
-    file. Columns: `id` and `valid_for` (one of train, dev_test, none)."""
-    candidates = ([path] if path.endswith((".parquet", ".jsonl")) else
-                  io_utils.glob(io_utils.join(path, "validated", "*.parquet"))
-                  or io_utils.glob(io_utils.join(path, "validated.jsonl")))
-    if not candidates:
-        raise FileNotFoundError(f"no validated/*.parquet or validated.jsonl under {path}")
-    records = []
-    for file in candidates:
-        if file.endswith(".parquet"):
-            table = io_utils.read_parquet(file)
-            missing = {"id", "valid_for"} - set(table.column_names)
-            if missing:
-                raise ValueError(f"{file}: missing column(s) {sorted(missing)}; "
-                                 f"has {table.column_names}")
-            records += zip(table.column("id").to_pylist(), table.column("valid_for").to_pylist())
-        else:
-            with fsspec.open(file, "r", encoding="utf-8") as f:
-                for n, line in enumerate(f, 1):
-                    if not line.strip():
-                        continue
-                    obj = json.loads(line)
-                    if "id" not in obj or "valid_for" not in obj:
-                        raise ValueError(f"{file}:{n}: needs keys 'id' and 'valid_for', got {sorted(obj)}")
-                    records.append((obj["id"], obj["valid_for"]))
-    out = {}
-    for qid, valid_for in records:
-        if valid_for not in VALID_FOR:
-            raise ValueError(f"query {qid}: valid_for must be one of {VALID_FOR}, got {valid_for!r}")
-        if out.get(qid, valid_for) != valid_for:
-            raise ValueError(f"query {qid}: conflicting valid_for values {out[qid]!r} and {valid_for!r}")
-        out[qid] = valid_for
-    return out
-
-
-# --- duplicate queries ------------------------------------------------------------------
 
 def dedup_queries(rows: Iterable[dict]):
     """(kept, dropped) for the rows of one (passage, query text): keep the smallest id."""

@@ -1,0 +1,169 @@
+"""ArticleFates: the article fate table `DIR/dataset/articles/*.parquet` (ARTICLE_FATE_SCHEMA).
+
+One row per input article or record, from generate's `DIR/articles` (where it stopped, or
+its candidates), joined by article_id (CoGroupByKey; a call holds one article) with the
+queries the adversary kept, the queries released and their split, and the finalize
+rejections of its queries. Where it stopped contributing:
+- generate's stage and reason (no candidate), else
+- `adversary` / `all_queries_answered` when none of its candidates was kept, else
+- the last finalize step that rejected its queries (dedupe, human_validation, split) with
+  that step's most frequent reason, when none was released;
+- otherwise no stage: `released` queries in `split`.
+Counts under `articles.*` let the stage check the table against the funnel.
+"""
+import apache_beam as beam
+
+from transforms.core.accounting import COUNTS, Count
+from transforms.finalize.keyed import GroupStepFn, join
+
+STEP = "articles"
+FINALIZE_STEPS = ("dedupe", "human_validation", "split")
+
+
+class ReleasedFn(beam.CombineFn):
+    """split -> (queries, split) of one article (all its queries share one split)."""
+
+    def create_accumulator(self):
+        return 0, None
+
+    def add_input(self, acc, split):
+        n, s = acc
+        return n + 1, split if s is None else min(s, split)
+
+    def merge_accumulators(self, accs):
+        n, s = 0, None
+        for m, t in accs:
+            n += m
+            if t is not None:
+                s = t if s is None else min(s, t)
+        return n, s
+
+    def extract_output(self, acc):
+        return acc
+
+
+class ReasonCounts(beam.CombineFn):
+    """(step, reason) -> {(step, reason): n}: one article's finalize rejections."""
+
+    def create_accumulator(self):
+        return {}
+
+    def add_input(self, acc, key):
+        acc[key] = acc.get(key, 0) + 1
+        return acc
+
+    def merge_accumulators(self, accs):
+        out = {}
+        for acc in accs:
+            for k, n in acc.items():
+                out[k] = out.get(k, 0) + n
+        return out
+
+    def extract_output(self, acc):
+        return acc
+
+
+def stopped_at(rejections: dict):
+    """(step, reason) of the last finalize step with rejections, its commonest reason."""
+    for step in reversed(FINALIZE_STEPS):
+        reasons = {r: n for (s, r), n in rejections.items() if s == step}
+        if reasons:
+            return step, min(reasons, key=lambda r: (-reasons[r], r))
+    return "finalize", "unaccounted"
+
+
+def fate(row: dict, kept: int, released: int, split, rejections: dict) -> dict:
+    """The release-side fate of the article's contributing row (one that had candidates)."""
+    out = dict(row, kept=kept, released=released, split=split if released else None)
+    if released:
+        out.update(stage=None, reason=None)
+    elif not kept:
+        out.update(stage="adversary", reason="all_queries_answered")
+    else:
+        step, reason = stopped_at(rejections)
+        out.update(stage=step, reason=reason)
+    return out
+
+
+class FateFn(GroupStepFn):
+    """(article_id, {fates, kept, released, rejected}) -> its fate rows. The counts go to
+    the row that gave candidates; kept queries of an article generate gave no candidates
+    for are counted `kept_without_fate` (the stage then fails)."""
+    step, what = STEP, "article"
+
+    def apply(self, item):
+        article_id, parts = item
+        parts = {tag: list(values) for tag, values in parts.items()}
+        rows = sorted(parts["fates"], key=lambda r: (r.get("stage") is not None,
+                                                     r.get("record_id") or "",
+                                                     r.get("source_file") or ""))
+        kept = sum(parts["kept"])
+        released, split = (parts["released"] or [(0, None)])[0]
+        rejections = (parts["rejected"] or [{}])[0]
+        yield from self.group_size(sum(len(v) for v in parts.values()))
+        contributor = rows[0] if rows and rows[0].get("stage") is None else None
+        if contributor is None and (kept or released):
+            yield Count(STEP, "kept_without_fate", kept)
+            out = {"article_id": article_id, "record_id": None, "source_file": None,
+                   "origin": None, "stage": "articles", "reason": "no_generation_fate",
+                   "candidates": 0, "kept": kept, "released": released,
+                   "split": split if released else None}
+            yield from count_fate(out)
+            yield self.emit(out)
+        for row in rows:
+            if row is contributor:
+                out = fate(row, kept, released, split, rejections)
+            else:
+                out = dict(row, kept=0, released=0, split=None)
+            yield from count_fate(out)
+            yield self.emit(out)
+
+
+def count_fate(out: dict):
+    yield Count(STEP, "rows", 1)
+    yield Count(STEP, "candidates", out["candidates"] or 0)
+    yield Count(STEP, "kept", out["kept"])
+    yield Count(STEP, "released", out["released"])
+    if out["released"]:
+        yield Count(STEP, "released_articles", 1)
+    else:
+        yield Count(STEP, f"stopped:{out['stage']}/{out['reason']}", 1)
+
+
+class NoIdFateFn(GroupStepFn):
+    """A fate row without an article id (a file or record that never became an article)."""
+    step = STEP
+
+    def apply(self, row):
+        out = dict(row, kept=0, released=0, split=None)
+        yield from count_fate(out)
+        yield self.emit(out)
+
+
+class ArticleFates(beam.PTransform):
+    """(generate fates, kept rows, released rows, finalize rejected rows) ->
+    {"main": fate rows, "counts"}."""
+
+    def expand(self, inputs):
+        fates, kept, released, rejected = inputs
+        with_id = fates | "FatesWithId" >> beam.Filter(lambda r: r.get("article_id"))
+        without_id = (fates
+                      | "FatesWithoutId" >> beam.Filter(lambda r: not r.get("article_id"))
+                      | "NoIdFates" >> beam.ParDo(NoIdFateFn()).with_outputs(COUNTS, main="main"))
+        joined = join(
+            "JoinFates",
+            fates=with_id | "FateByArticle" >> beam.Map(lambda r: (r["article_id"], r)),
+            kept=(kept | "KeptByArticle" >> beam.Map(lambda r: (r["article_id"], 1))
+                  | "KeptPerArticle" >> beam.CombinePerKey(sum)),
+            released=(released
+                      | "ReleasedByArticle" >> beam.Map(lambda r: (r["article_id"], r["split"]))
+                      | "ReleasedPerArticle" >> beam.CombinePerKey(ReleasedFn())),
+            rejected=(rejected
+                      | "WithArticle" >> beam.Filter(lambda r: r.get("article_id"))
+                      | "RejectionByArticle" >> beam.Map(
+                          lambda r: (r["article_id"], (r["stage"], r["reason"])))
+                      | "RejectionsPerArticle" >> beam.CombinePerKey(ReasonCounts())))
+        with_fate = joined | "Fate" >> beam.ParDo(FateFn()).with_outputs(COUNTS, main="main")
+        rows = (with_fate.main, without_id.main) | "AllFates" >> beam.Flatten()
+        counts = (with_fate[COUNTS], without_id[COUNTS]) | "FateCounts" >> beam.Flatten()
+        return {"main": rows, COUNTS: counts}

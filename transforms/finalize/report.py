@@ -1,0 +1,170 @@
+"""stats.json, the histograms and the dataset card, and the checks the stage runs on them.
+
+`stats.json["funnel"]` is ONE chain from the files read to the released queries: the
+generate steps (DIR/stats/generate.json), `adversary` (the filter's stats), then
+finalize's own `dedupe`, `human_validation`, `split` and `write` (rows in the shards);
+each account names its `job`, and `gaps` lists every break (`funnel.chain_gaps`): each
+step's `in` must equal the previous step's `out`. The writer runs once, in the pipeline, from small side inputs (the
+summed counts, Table 1's figures, the shard and export tallies); `problems` is what the
+driver checks before it publishes.
+"""
+import json
+
+import apache_beam as beam
+
+from transforms.core import io_utils
+from transforms.core.accounting import SumCounts
+from transforms.core.funnel import Step, chain_gaps, funnel
+from transforms.finalize import dataset_card, dataset_stats
+from transforms.finalize.files import write_bytes, write_text
+from transforms.finalize.splits import SPLITS
+
+NAME = "finalize"
+STEPS = (Step("dedupe", "query"), Step("human_validation", "query"), Step("split", "query"),
+         Step("write", "query"))
+GENERATE_STATS = "stats/generate.json"
+FILTER_STATS = "stats/adversarial_filter.json"
+TRAIN_STATS = "adversary/stats/train_folds.json"
+
+
+def upstream_files(run_dir: str, filtered: str) -> dict:
+    return {"generate": io_utils.join(run_dir, GENERATE_STATS),
+            "adversarial_filter": io_utils.join(filtered, FILTER_STATS)}
+
+
+def chain(upstream: dict, own: dict) -> dict:
+    """{step: account with its job} in pipeline order: upstream jobs' stages, then ours.
+    A step name two jobs share is written `job.step` for the later one."""
+    out = {}
+    for job, accounts in list(upstream.items()) + [(NAME, own)]:
+        for step, a in accounts.items():
+            name = step if step not in out else f"{job}.{step}"
+            out[name] = dict(a, job=job)
+    return out
+
+
+def fate_summary(flat: dict) -> dict:
+    """The `articles.*` counts: rows, candidates, kept, released, where the others stopped."""
+    out = {k.split(".", 1)[1]: v for k, v in flat.items() if k.startswith("articles.")}
+    stopped = {k.split(":", 1)[1]: out.pop(k) for k in list(out) if k.startswith("stopped:")}
+    out["stopped"] = dict(sorted(stopped.items(), key=lambda kv: (-kv[1], kv[0])))
+    return out
+
+
+def build_stats(flat, figures, shards, exported, upstream, meta) -> dict:
+    """(the stats.json dict, the histogram counts, {split: shard file names}); see the
+    module docstring and docs/finalize.md for the layout."""
+    own = funnel(flat, STEPS)
+    accounts = chain({job: d.get("stages", {}) for job, d in upstream.items()
+                      if job != "train_folds"}, own)
+    table = dataset_stats.table1(figures)
+    dist = dataset_stats.distributions(figures)
+    shard_files = {s: sorted(name for split, name, _ in shards if split == s) for s in SPLITS}
+    return {
+        "summary": dict({f"{s}_queries": table[s]["queries"] for s in SPLITS},
+                        passages=table["overall"]["unique_passages"],
+                        rejected=sum(own[step.name]["rejected"] for step in STEPS)),
+        "table1": table,
+        "distributions": {s: {k: dataset_stats.summarize_counts(v) for k, v in d.items()}
+                          for s, d in dist.items()},
+        "config": meta,
+        "funnel": {"stages": accounts, "gaps": chain_gaps(accounts)},
+        "articles": fate_summary(flat),
+        "adversary": upstream.get("train_folds"),
+        "shards": {s: {"files": shard_files[s],
+                       "rows": sum(n for split, _, n in shards if split == s)} for s in SPLITS},
+        "exports": {s: dict(zip(("passages", "queries"), dict(exported).get(s, (0, 0))))
+                    for s in SPLITS},
+    }, dist, shard_files
+
+
+def problems(stats: dict, kept_rows: int, partial_validation: bool, group_rounds: int) -> list:
+    """Why the stage must not publish this output (empty: it may)."""
+    out = list(stats["funnel"]["gaps"])
+    stages = stats["funnel"]["stages"]
+    if stages["dedupe"]["in"] != kept_rows:
+        out.append(f"dedupe: in {stages['dedupe']['in']} != {kept_rows} rows in the kept "
+                   "queries' manifest")
+    hv = stages["human_validation"]
+    missing = hv["reasons"].get("not_human_validated", 0)
+    if missing and not partial_validation:
+        out.append(f"human validation covers {hv['in'] - missing} of the {hv['in']} kept "
+                   f"queries ({missing} have no verdict): pass --partial_validation to "
+                   "release only the validated ones")
+    for key in ("invalid_verdicts", "conflicting_verdicts"):
+        if hv.get(key):
+            out.append(f"human validation: {hv[key]} {key.replace('_', ' ')} (valid_for must "
+                       "be one of train, dev_test, none, one value per query id)")
+    if stages["split"].get("unsettled"):
+        out.append(f"article groups: {stages['split']['unsettled']} article(s) still changed "
+                   f"group in round {group_rounds}: groups of articles sharing passage texts "
+                   "or URLs are deeper than --group_rounds allows (raise it)")
+    released = stages["write"]["out"]
+    fates = stats["articles"]
+    if fates.get("kept_without_fate"):
+        out.append(f"article fates: {fates['kept_without_fate']} kept queries belong to "
+                   "articles generate gave no candidates for (DIR/articles is stale)")
+    for key, want in (("kept", stages["adversary"]["out"] if "adversary" in stages else None),
+                      ("released", released)):
+        if want is not None and fates.get(key, 0) != want:
+            out.append(f"article fates: {key} queries add up to {fates.get(key, 0)}, "
+                       f"the funnel says {want}")
+    for s in SPLITS:
+        n = stats["table1"][s]["queries"]
+        for what, got in (("shards", stats["shards"][s]["rows"]),
+                          ("exports", stats["exports"][s]["queries"])):
+            if got != n:
+                out.append(f"{s}: {what} hold {got} queries, Table 1 counts {n}")
+    if stats["table1"]["overall"]["queries"] != released:
+        out.append(f"Table 1 counts {stats['table1']['overall']['queries']} queries, the "
+                   f"shards hold {released}")
+    return out
+
+
+def read_upstream(run_dir: str, filtered: str) -> dict:
+    """{job: stats dict} of generate and the adversarial filter (and train_folds when its
+    summary exists); raises FileNotFoundError naming a missing file."""
+    out = {}
+    for job, path in upstream_files(run_dir, filtered).items():
+        if not io_utils.glob(path):
+            raise FileNotFoundError(f"{path} is missing: finalize chains the funnel of "
+                                    f"{job} (rerun {job})")
+        out[job] = io_utils.read_json(path)
+    train = io_utils.join(run_dir, TRAIN_STATS)
+    if io_utils.glob(train):
+        out["train_folds"] = io_utils.read_json(train)
+    return out
+
+
+def write_outputs(out_dir: str, stats: dict, dist: dict, shard_files: dict) -> None:
+    write_text(io_utils.join(out_dir, "stats.json"), json.dumps(stats, indent=2) + "\n")
+    for file, key, label in dataset_card.HISTOGRAMS:
+        write_bytes(io_utils.join(out_dir, file), dataset_card.histogram_png(dist, key, label))
+    write_text(io_utils.join(out_dir, "README.md"), dataset_card.render_card(stats, shard_files))
+
+
+class WriteReport(beam.PTransform):
+    """Counts, Table 1 figures, shard and export tallies -> stats.json, PNGs, README.md.
+    Upstream stats are read when it runs (not when the graph is built)."""
+
+    def __init__(self, out_dir: str, run_dir: str, filtered: str, meta: dict):
+        super().__init__()
+        self.out_dir, self.run_dir, self.filtered, self.meta = out_dir, run_dir, filtered, meta
+
+    def expand(self, inputs):
+        counts, figures, shards, exported = inputs
+        out_dir, run_dir, filtered, meta = self.out_dir, self.run_dir, self.filtered, self.meta
+
+        def write(_, flat, figures, shards, exported):
+            upstream = read_upstream(run_dir, filtered)
+            stats, dist, shard_files = build_stats(flat, figures, shards, exported, upstream,
+                                                   meta)
+            write_outputs(out_dir, stats, dist, shard_files)
+            return stats["summary"]
+
+        summed = counts | "SumCounts" >> beam.CombineGlobally(SumCounts())
+        return (counts.pipeline
+                | "Once" >> beam.Create([None])
+                | "WriteStatsAndCard" >> beam.Map(
+                    write, beam.pvalue.AsSingleton(summed), beam.pvalue.AsSingleton(figures),
+                    beam.pvalue.AsList(shards), beam.pvalue.AsList(exported)))

@@ -1,0 +1,164 @@
+"""The finalize stage: kept queries -> the released dataset (paper section 3.4).
+
+    ReadKept -> DropDuplicateQueries -> HumanValidation -> GroupArticles -> AssignSplits
+    -> WriteShards, WriteExports, Table1, ArticleFates, WriteRejected -> WriteReport
+
+Checks its inputs against their manifests first, writes everything under
+`<output>.tmp`, and moves it into place only when every check holds: the one funnel from
+files read to released queries has no gap, human validation covers every kept query
+(unless `partial_validation`), the article groups settled, and the fate table, shards,
+exports and Table 1 agree with the funnel. See docs/finalize.md.
+"""
+import logging
+
+from transforms.core import io_utils, manifest
+from transforms.core.preflight import InputError
+from transforms.core.stage import Runtime, StageFailed, run_pipeline
+from transforms.finalize.config import FinalizeConfig
+
+NAME = "finalize"
+log = logging.getLogger(NAME)
+SCRATCH = "_scratch"
+_ROW_COLUMNS = ("id", "passage_id", "article_id", "source", "origin", "url", "passage",
+                "entities", "query", "answers")
+
+
+def tmp_dir(output: str) -> str:
+    return output.rstrip("/") + ".tmp"
+
+
+def kept_folder(config: FinalizeConfig) -> str:
+    return io_utils.join(config.paths.filtered, "kept")
+
+
+def fates_folder(config: FinalizeConfig) -> str:
+    return io_utils.join(config.paths.run_folder(), "articles")
+
+
+def meta(config: FinalizeConfig) -> dict:
+    from transforms.core import config as C
+    return {"split": config.settings.split_config().to_dict(),
+            "validated": config.paths.validated, "settings": C.as_dict(config.settings)}
+
+
+def project(row: dict) -> dict:
+    """A kept row without the adversary's columns."""
+    return {name: row[name] for name in _ROW_COLUMNS}
+
+
+def graph(p, config: FinalizeConfig, source=None):
+    """The finalize graph on `p` (writes under `<output>.tmp`); nothing is read while it is
+    built, so it serves dry runs. `source`: the verdicts' (kind, pattern) as `run` found
+    them, else the contract's `<validated>/*.parquet`."""
+    import apache_beam as beam
+    from transforms.core.accounting import COUNTS, REJECTED
+    from transforms.core.schema import ARTICLE_FATE_SCHEMA, REJECTED_SCHEMA
+    from transforms.finalize.assign import AssignSplits
+    from transforms.finalize.dataset_stats import Table1
+    from transforms.finalize.dedupe import DropDuplicateQueries
+    from transforms.finalize.export_writer import PassageFn, WriteExports
+    from transforms.finalize.fates import ArticleFates
+    from transforms.finalize.grouping import GroupArticles
+    from transforms.finalize.report import WriteReport
+    from transforms.finalize.shards import WriteSplitShards
+    from transforms.finalize.verdicts import ApplyHumanValidation, verdict_source
+    s, paths = config.settings, config.paths
+    out = tmp_dir(paths.output)
+    if source is None and paths.validated:
+        source = verdict_source(paths.validated, listing=False)
+
+    kept = (p
+            | "ReadKept" >> beam.io.ReadFromParquet(io_utils.join(kept_folder(config),
+                                                                  "*.parquet"), validate=False)
+            | "Project" >> beam.Map(project))
+    deduped = kept | "DropDuplicateQueries" >> DropDuplicateQueries()
+    validated = deduped.main | "HumanValidation" >> ApplyHumanValidation(source)
+    groups = validated["main"] | "GroupArticles" >> GroupArticles(s.group_rounds)
+    placed = ((validated["main"], groups["main"])
+              | "AssignSplits" >> AssignSplits(s.split_config(), s.quota_buckets))
+    released = placed["main"]
+
+    shards = released | "WriteShards" >> WriteSplitShards(out, s.shard_rows, s.num_shards)
+    passages = (released
+                | "KeyByPassage" >> beam.Map(lambda r: ((r["split"], r["passage_id"]), r))
+                | "GroupPassage" >> beam.GroupByKey()
+                | "BuildPassage" >> beam.ParDo(PassageFn()).with_outputs(COUNTS, main="main"))
+    exported = passages.main | "WriteExports" >> WriteExports(
+        out, io_utils.join(out, SCRATCH, "exports"), not s.hide_test_answers,
+        s.export_part_passages)
+    figures = passages.main | "Table1" >> Table1()
+
+    rejected = ((deduped[REJECTED], validated[REJECTED], placed[REJECTED])
+                | "AllRejected" >> beam.Flatten())
+    rejected | "WriteRejected" >> beam.io.WriteToParquet(
+        io_utils.join(out, "rejected", "rejected"), schema=REJECTED_SCHEMA,
+        file_name_suffix=".parquet")
+    fate_rows = p | "ReadArticleFates" >> beam.io.ReadFromParquet(
+        io_utils.join(fates_folder(config), "*.parquet"), validate=False)
+    fates = (fate_rows, kept, released, rejected) | "ArticleFates" >> ArticleFates()
+    fates["main"] | "WriteArticleFates" >> beam.io.WriteToParquet(
+        io_utils.join(out, "articles", "articles"), schema=ARTICLE_FATE_SCHEMA,
+        file_name_suffix=".parquet")
+
+    counts = ((deduped[COUNTS], validated[COUNTS], groups[COUNTS], placed[COUNTS],
+               shards[COUNTS], passages[COUNTS], exported[COUNTS], fates[COUNTS])
+              | "AllCounts" >> beam.Flatten())
+    return ((counts, figures, shards["main"], exported["main"])
+            | "WriteReport" >> WriteReport(out, paths.run_folder(), paths.filtered,
+                                           meta(config)))
+
+
+def check_inputs(config: FinalizeConfig):
+    """(kept manifest, verdict source or None), after checking every input; raises
+    ManifestError / FileNotFoundError / ValueError with one line."""
+    from transforms.finalize.report import read_upstream
+    from transforms.finalize.verdicts import check_source
+    kept = manifest.check(kept_folder(config), "kept queries")
+    manifest.check(fates_folder(config), "article fates")
+    read_upstream(config.paths.run_folder(), config.paths.filtered)
+    source = None
+    if config.paths.validated:
+        try:
+            source = check_source(config.paths.validated)
+        except ValueError as err:
+            raise InputError(str(err)) from None
+        folder = config.paths.validated
+        if not folder.endswith((".parquet", ".jsonl")) and manifest.read(folder) is not None:
+            manifest.check(folder, "human-validation verdicts")
+    return kept, source
+
+
+def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
+    """Check the inputs, build the dataset under `<output>.tmp`, check it, move it into
+    place; returns the stats.json it wrote."""
+    from transforms.core.progress import Display
+    from transforms.finalize import files
+    from transforms.finalize.report import problems
+    paths, s = config.paths, config.settings
+    kept, source = check_inputs(config)
+    tmp = tmp_dir(paths.output)
+    files.remove(tmp)
+    log.info("finalize: %d kept queries from %s -> %s", kept["rows"], paths.filtered,
+             paths.output)
+    display = Display(NAME, ("dedupe", "queries", kept["rows"]), {"split": "released"})
+    seconds = run_pipeline(NAME, lambda p: graph(p, config, source), runtime, display=display)
+    files.remove(io_utils.join(tmp, SCRATCH))
+    stats = io_utils.read_json(io_utils.join(tmp, "stats.json"))
+    found = problems(stats, kept["rows"], s.partial_validation, s.group_rounds)
+    if found:
+        raise StageFailed("finalize: " + "; ".join(found) + f" (nothing published; the "
+                          f"output is left in {tmp})")
+    manifest.write(tmp)
+    files.publish(tmp, paths.output)
+    table = stats["table1"]
+    log.info("finalize: done in %.1f s; released %s queries (train %d, dev %d, test %d), "
+             "%d passages; rejected %s", seconds, table["overall"]["queries"],
+             table["train"]["queries"], table["dev"]["queries"], table["test"]["queries"],
+             table["overall"]["unique_passages"],
+             {step: stats["funnel"]["stages"][step]["reasons"]
+              for step in ("dedupe", "human_validation", "split")})
+    for split in ("train", "dev", "test"):
+        if not table[split]["queries"]:
+            log.warning("finalize: %s is empty; check the split policy against the input's "
+                        "origins and size (%s)", split, s.split_config())
+    return stats
