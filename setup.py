@@ -18,6 +18,11 @@ INSTALL_REQUIRES = [
     "numpy==2.4.6",
     "matplotlib==3.11.2",
     "tqdm==4.70.1",
+    "trafilatura==2.3.1",       # web pages: main text, title, date, canonical URL
+    "courlan==1.4.0",           # (trafilatura's) URL -> registered domain, the publisher
+    "lxml-html-clean==0.4.6",   # needed by trafilatura's justext with lxml >= 5.2
+    "w3lib==2.5.0",             # a page's declared charset (HTTP header, BOM, <meta>)
+    "warcio==1.8.1",            # WARC archives
     "starlette==1.10.0",        # human_validation serve: the HTTP app
     "uvicorn==0.54.0",          # ... and its server (h11)
 ]

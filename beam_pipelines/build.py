@@ -123,7 +123,7 @@ def to_toml(config: BuildConfig) -> str:
     paths = config.paths
     lines = ["# effective configuration: defaults, then --config, then flags",
              f"input = {C.toml_value([p for p, _ in paths.inputs])}",
-             f"origin = {C.toml_value([o for _, o in paths.inputs])}",
+             f"origin = {C.toml_value([o or 'auto' for _, o in paths.inputs])}",
              f"output = {C.toml_value(paths.output)}"]
     lines.append(f"results = {C.toml_value(paths.results)}" if paths.results
                  else "# results = (none)")

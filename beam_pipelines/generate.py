@@ -23,7 +23,8 @@ def add_path_flags(p: argparse.ArgumentParser) -> None:
                         "bundled sample corpus)")
     p.add_argument("--origin", action="append", default=[],
                    help="corpus partition of the matching --input (public, crawled); one value "
-                        "applies to all inputs (default: crawled for .html/.warc, else public)")
+                        "applies to all inputs; auto: crawled for .html/.warc, else public "
+                        "(default: auto)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,7 +45,7 @@ def inputs_with_origins(patterns, origins) -> tuple:
     if len(origins) != len(patterns):
         raise common.InputError(f"--origin given {len(origins)} times for {len(patterns)} "
                                 "--input patterns: give one per input, or one for all")
-    return tuple(zip(patterns, origins))
+    return tuple((p, "" if o == "auto" else o) for p, o in zip(patterns, origins))
 
 
 def config_from_args(args):

@@ -115,7 +115,10 @@ class ReadPart(StepFn):
     def _parse(self, part: Part, counter):
         path, origin, kind = part.path, part.origin, part.kind
         allow = self.config.allow_no_highlights
-        with fsspec.open(path, "rb", compression="infer") as f:
+        # a WARC archive is gzipped record by record: its reader reads the members itself,
+        # so a cut archive keeps every record before the break, with compressed offsets
+        compression = None if kind == "warc" else "infer"
+        with fsspec.open(path, "rb", compression=compression) as f:
             if kind == "story":
                 yield readers.parse_story(f.read(), path, origin, counter)
             elif kind == "jsonl":
