@@ -88,6 +88,7 @@ def check_dataset(root: str):
                 answers[split][row.get("id")] = [(a["start"], a["end"], a["text"])
                                                  for a in row.get("answers") or []]
 
+    yield from _check_funnel(stats, sum(len(a) for a in answers.values()))
     for split in SPLITS:
         want = stats.get("table1", {}).get(split, {}).get("queries")
         if want is not None and want != len(answers[split]):
@@ -95,6 +96,24 @@ def check_dataset(root: str):
     for split in SPLITS:
         yield from _check_record(root, split, answers[split])
         yield from _check_superglue(root, split, len(answers[split]))
+
+
+def _check_funnel(stats: dict, n_rows: int):
+    """One chain from files read to released queries: each step's in equals the previous
+    step's out, each (non-expanding) step's in equals out + rejected, and the last step's
+    out equals the rows in the shards. Recomputed here, not taken from the file's `gaps`."""
+    from transforms.core.funnel import chain_gaps
+    funnel = stats.get("funnel") if isinstance(stats.get("funnel"), dict) else None
+    stages = funnel.get("stages") if funnel else None
+    if not isinstance(stages, dict) or not stages:
+        yield "stats.json has no funnel: cannot account for the records from files to shards"
+        return
+    for gap in chain_gaps(stages):
+        yield f"stats.json funnel gap: {gap}"
+    last_step, last = list(stages.items())[-1]
+    if last.get("out") != n_rows:
+        yield (f"stats.json funnel: the last step ({last_step}) released {last.get('out')} "
+               f"queries, the shards hold {n_rows}")
 
 
 def _check_record(root, split, answers_by_id):

@@ -127,3 +127,18 @@ def test_missing_files_are_reported(dataset, tmp_path):
     next(root.glob("dev-*.parquet")).unlink()
     violations = validate.run([str(root)])
     assert "stats.json is missing" in violations and "no dev-*.parquet shards" in violations
+
+
+def test_a_gap_in_the_funnel_fails_validation(dataset, tmp_path):
+    import json
+    root = _copy(dataset, tmp_path)
+    stats = json.loads((root / "stats.json").read_text())
+    steps = list(stats["funnel"]["stages"])
+    middle = steps[len(steps) // 2]
+    stats["funnel"]["stages"][middle]["out"] -= 1     # a record lost without a reason
+    (root / "stats.json").write_text(json.dumps(stats))
+    violations = validate.run([str(root)])
+    assert any(f"funnel gap: {middle}: in" in v for v in violations), violations
+    del stats["funnel"]
+    (root / "stats.json").write_text(json.dumps(stats))
+    assert any("has no funnel" in v for v in validate.run([str(root)]))
