@@ -156,7 +156,8 @@ def _graph_generate(p, config, extra):
 
 def _graph_train(p, config, extra):
     from transforms.machine_filtering import train_stage
-    train_stage.graph(p, train_config(config, config.paths.output), extra.get("hints"))
+    train_stage.graph(p, train_config(config, config.paths.output), extra.get("hints"),
+                      check_files=False)
 
 
 def _graph_filter(p, config, extra):
