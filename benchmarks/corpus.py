@@ -84,17 +84,22 @@ def cleaned_texts(patterns) -> list:
     return texts_of(clean_articles(read_articles(patterns)))
 
 
-def _record(article, article_id) -> dict:
-    return {"id": article_id, "article": "\n\n".join(article.paragraphs),
-            "highlights": list(article.highlights), "source": article.source,
-            "url": article.url}
+def _record(article, article_id, copy: int = 1) -> dict:
+    """Copy k > 1 differs from the original: its URL gets a `/copy-k` path part and its body a
+    last paragraph `Copy k.`, so the job's duplicate-text and duplicate-URL steps keep it (a
+    sentence of 2 tokens, rejected by the 10-token rule; the passage is unchanged)."""
+    paragraphs = list(article.paragraphs) + ([f"Copy {copy}."] if copy > 1 else [])
+    url = article.url.rstrip("/") + f"/copy-{copy}" if article.url and copy > 1 else article.url
+    return {"id": article_id, "article": "\n\n".join(paragraphs),
+            "highlights": list(article.highlights), "source": article.source, "url": url}
 
 
 def write_replicated(patterns, factor: int, out_dir) -> str:
     """Write `factor` copies of the raw (uncleaned) articles of `patterns` as JSON lines,
     one file per copy: copy 1 keeps the original ids, copy k gets `<id>-r<k>`. The job's
     JSONL reader rebuilds the same paragraphs and highlights (paragraphs are joined with
-    blank lines, which split_story splits on), so every copy cleans to the same text.
+    blank lines, which split_story splits on); copies differ by one short last paragraph and
+    their URL (see `_record`), so the job keeps every copy.
     Returns the input pattern of the replicated corpus."""
     out = pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -103,5 +108,5 @@ def write_replicated(patterns, factor: int, out_dir) -> str:
         with open(out / f"copy-{k:03d}.jsonl", "w", encoding="utf-8") as f:
             for a in articles:
                 article_id = a.article_id if k == 1 else f"{a.article_id}-r{k}"
-                f.write(json.dumps(_record(a, article_id), ensure_ascii=False) + "\n")
+                f.write(json.dumps(_record(a, article_id, k), ensure_ascii=False) + "\n")
     return str(out / "*.jsonl")
