@@ -377,3 +377,28 @@ def test_small_rules():
     assert web.clean_title("Headline - CNN.com", "CNN.com") == "Headline"
     assert plaintext.split_title_first("Title\n\nOne\nline.\n\n\nTwo.\n") == \
         ("Title", ("One line.", "Two."))
+
+
+def test_the_job_gives_the_same_candidate_queries_from_the_warc_as_from_the_pages(
+        pages, singles, html_dir, tmp_path):
+    """Through the generate job: the pages one by one and a WARC of them give the same
+    candidate queries; every WARC record is in the funnel (19 records in, 8 articles)."""
+    import pyarrow.parquet as pq
+    from beam_pipelines import generate
+    (tmp_path / "w").mkdir()
+    (tmp_path / "w" / "pages.warc.gz").write_bytes(build_warc(pages, singles, True))
+    common = ["--allow_no_highlights", "--workers", "1"]
+    from_pages = generate.run(["--input", str(html_dir / "*.html"),
+                               "--output", str(tmp_path / "a"), *common])
+    from_warc = generate.run(["--input", str(tmp_path / "w" / "*.warc.gz"),
+                              "--output", str(tmp_path / "b"), *common])
+    assert from_warc["stages"]["records"]["out"] == 19
+    assert from_warc["stages"]["read"]["out"] == 8 == from_pages["stages"]["read"]["out"]
+    assert from_warc["gaps"] == [] and from_pages["gaps"] == []
+
+    def rows(out):
+        table = pq.read_table(str(out / "candidates")).to_pylist()
+        return sorted((r["id"], r["query"], r["origin"], tuple(a["text"] for a in r["answers"]))
+                      for r in table)
+    assert rows(tmp_path / "a") == rows(tmp_path / "b") != []
+    assert {r[2] for r in rows(tmp_path / "b")} == {"crawled"}
