@@ -25,6 +25,8 @@ INSTALL_REQUIRES = [
     "warcio==1.8.1",            # WARC archives
     "starlette==1.10.0",        # human_validation serve: the HTTP app
     "uvicorn==0.54.0",          # ... and its server (h11)
+    "rapidfuzz==3.14.6",        # coreference: misspelled variants (edit distance)
+    "pycountry==26.2.16",       # coreference: ISO country names (with countries.py demonyms)
 ]
 
 EXTRAS_REQUIRE = {

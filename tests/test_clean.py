@@ -72,3 +72,81 @@ def test_clean_article_output():
     a = clean_article(art(["(CNN)The  text.  Watch this »", "E-mail to a friend"]))
     assert a.paragraphs == ("(CNN) The text.",)
     assert a.source == "cnn"
+
+
+# ---- Daily Mail clean-up (issue 12) ----------------------------------------------------
+from transforms.curation.clean import caption_labels, split_captions, strip_photo_positions  # noqa: E402
+
+
+def test_last_updated_behind_a_byline_goes_too():
+    # the "Last updated" rule used to run before the byline was removed
+    text = "By . Mail Foreign Service . Last updated at 11:21 AM on 8th November 2011 . A man."
+    assert strip_dailymail_byline(text) == "A man."
+    text = "Last updated at 5:34 PM on 7th January 2012 . By . Tom Smith . A man."
+    assert strip_dailymail_byline(text) == "A man."
+    text = ("By . Sam Webb . and Ian Drury . PUBLISHED: . 14:11 EST, 25 October 2013 . | . "
+            "UPDATED: . 14:11 EST, 25 October 2013 . A man.")
+    assert strip_dailymail_byline(text) == "A man."
+    assert strip_dailymail_byline("By . Tom Smith") == ""   # a byline-only paragraph
+
+
+def test_byline_over_several_paragraphs():
+    a = clean_article(art(["By . Daily Mail Reporter .", "Last updated at 5:34 PM on 7th "
+                           "January 2012 .", "A man was arrested on Monday."]))
+    assert a.paragraphs == ("A man was arrested on Monday.",)
+
+
+def test_photo_positions_are_dropped():
+    text = ("Smith (pictured) and Jones (far left) met Bob (pictured with his wife in 2014) "
+            "and (left to right) Ann (centre), Tom (above) and Sue (below, right).")
+    assert strip_photo_positions(text) == "Smith and Jones met Bob and Ann, Tom and Sue."
+    # a real parenthesis stays
+    assert strip_photo_positions("Rhone Transit (RT) said") == "Rhone Transit (RT) said"
+
+
+def test_caption_labels_and_scroll_down_split_the_paragraph():
+    # real Daily Mail text (cnndm_test250): captions glued to the body, no paragraph breaks
+    text = ("according to People's Daily Online. Scroll down for video Flying high: Half of "
+            "the kite took to the sky in Chongqing last Saturday Skilful: The kite weighs 200 "
+            "kilograms")
+    assert split_captions(text) == [
+        "according to People's Daily Online.",
+        "Half of the kite took to the sky in Chongqing last Saturday",
+        "The kite weighs 200 kilograms"]
+    text = ("it is she does.' Scroll down for video Strictly business: Julia Louis-Dreyfus "
+            "covers the supplement Short and sweet: Julia revealed that")
+    assert split_captions(text) == ["it is she does.'", "Julia Louis-Dreyfus covers the "
+                                    "supplement", "Julia revealed that"]
+
+
+def test_speech_and_titles_are_not_caption_labels():
+    for text in ("Prudential specialist Clare Moffat said: 'Although the emotional impact",
+                 "Babineau told the Minneapolis Star-Tribune: On the way down, he thought",
+                 "He added: 'It was fine.'", "The message was clear: We will win.",
+                 'a pub or see the horror film "Hostel: Part II," currently six places'):
+        assert caption_labels(text) == [], text
+    assert split_captions("Mr Wang said: 'Big kites are fine.' Watch the video: In a CNN "
+                          "exclusive, Alisyn looked.") == [
+        "Mr Wang said: 'Big kites are fine.'", "In a CNN exclusive, Alisyn looked."]
+
+
+def test_real_daily_mail_articles_are_clean(corpus_dir):
+    import json
+    rows = [json.loads(line) for line in open(corpus_dir / "cnndm_test250.jsonl")]
+    raw = sum(("Scroll down" in r["article"]) + ("(pictured)" in r["article"]) for r in rows)
+    assert raw > 50   # the artefacts are there before cleaning
+    for r in rows:
+        a = Article(r["id"], (r["article"],), tuple(r["highlights"]), r["source"], r["url"],
+                    "public", "cnndm_test250.jsonl")
+        cleaned = clean_article(a)
+        for p in cleaned.paragraphs:
+            for junk in ("Scroll down", "(pictured)", "(left)", "(right)", "(centre)"):
+                assert junk not in p, (r["id"], p)
+            assert not p.startswith(("Strictly business:", "Flying high:")), p
+
+
+def test_publisher_footer_lines_are_boilerplate():
+    from transforms.curation.clean import is_boilerplate
+    assert is_boilerplate("© 2019 Science X Network")            # Phys.org
+    assert is_boilerplate("Our Standards: The Thomson Reuters Trust Principles.")   # Reuters
+    assert not is_boilerplate("The club won 2019 matches in all.")

@@ -55,3 +55,69 @@ def test_exact_match_after_normalisation_and_determinism():
     c = clusters(*mentions)
     assert c[0] == c[1] and c[2] == c[3] and len(set(c)) == 3
     assert c == clusters(*mentions)
+
+
+# ---- what ReCoRD links (issue 12) ------------------------------------------------------
+def test_normalise_name_bugs_are_fixed():
+    assert normalise_name("Miss King") == "king"            # was "" (both words titles)
+    assert normalise_name("General Motors") == "general motors"   # was "motors"
+    assert normalise_name("General Motors", "ORG") == "general motors"
+    assert normalise_name("Pope") == "pope"                 # was ""
+    assert normalise_name("O'Donnell") == "o'donnell"       # was two words
+    assert normalise_name("Gen. David Petraeus", "PERSON") == "david petraeus"
+    assert normalise_name("Prime Minister David Cameron", "PERSON") == "david cameron"
+    assert normalise_name("Duchess of Cambridge", "PERSON") == "duchess of cambridge"
+    assert normalise_name("Liverpool FC", "ORG") == "liverpool"
+    assert normalise_name("U.S.", "GPE") == "us"
+
+
+def test_general_motors_links_to_gm():
+    c = clusters(("General Motors", "ORG"), ("GM", "ORG"))
+    assert c[0] == c[1]
+
+
+def test_demonyms_and_country_aliases_are_one_entity():
+    # the real SuperGLUE sample: Venezuela, Venezuelans and Venezuelan answer together
+    c = clusters(("Venezuela", "GPE"), ("Venezuelans", "NORP"), ("Venezuelan", "NORP"),
+                 ("Russia", "GPE"), ("Russian", "NORP"), ("U.S.", "GPE"),
+                 ("United States", "GPE"), ("America", "GPE"), ("Americans", "NORP"),
+                 ("Britain", "GPE"), ("British", "NORP"), ("UK", "GPE"), ("English", "NORP"))
+    assert len({c[0], c[1], c[2]}) == 1
+    assert c[3] == c[4] and c[3] != c[0]
+    assert len({c[5], c[6], c[7], c[8]}) == 1
+    assert len({c[9], c[10], c[11]}) == 1
+    assert c[12] != c[9]                     # English is not British
+    assert clusters(("Jordan", "PERSON"), ("Jordan", "GPE"))[0] != \
+        clusters(("Jordan", "GPE"))[0]       # a person named Jordan is no country
+
+
+def test_title_used_alone_links_to_the_titled_name():
+    c = clusters(("Pope Francis", "PERSON"), ("Pope", "PERSON"), ("Francis", "PERSON"))
+    assert len(set(c)) == 1
+    c = clusters(("Duchess of Cambridge", "PERSON"), ("Duchess", "PERSON"))
+    assert c[0] == c[1]
+    # two queens: the lone title is ambiguous and links to neither
+    c = clusters(("Queen Elizabeth", "PERSON"), ("Queen Rania", "PERSON"), ("Queen", "PERSON"))
+    assert c[2] not in (c[0], c[1])
+
+
+def test_short_forms_of_organisations():
+    c = clusters(("Manchester United", "ORG"), ("United", "ORG"), ("Manchester", "GPE"))
+    assert c[0] == c[1] and c[2] != c[0]     # the city is not the club
+    c = clusters(("Harvard University", "ORG"), ("University", "ORG"))
+    assert c[0] != c[1]                      # a generic word stands for nothing
+    c = clusters(("Kilmarnock FC", "ORG"), ("Kilmarnock", "ORG"))
+    assert c[0] == c[1]
+
+
+def test_misspelled_variants_link():
+    # real corpus: "Everardo Custodio" in the body, "Everado Custodio" in a highlight
+    c = clusters(("Everardo Custodio", "PERSON"), ("Everado Custodio", "PERSON"),
+                 ("Custodio", "PERSON"))
+    assert len(set(c)) == 1
+    c = clusters(("Kenneth Stancil", "PERSON"), ("Stancill", "PERSON"))
+    assert c[0] == c[1]                      # a surname of six or more letters
+    # two people one short edit apart stay two
+    assert len(set(clusters(("Mark Kelly", "PERSON"), ("Mary Kelly", "PERSON")))) == 2
+    assert len(set(clusters(("Jon Smith", "PERSON"), ("Jan Smith", "PERSON")))) == 2
+    assert len(set(clusters(("Mason", "PERSON"), ("Magon", "PERSON")))) == 2

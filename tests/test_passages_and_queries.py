@@ -85,3 +85,68 @@ def test_queries_replace_one_mention_and_answers_are_coreferent(annotated):
     # "Dubois" in the query answers with every mention of Marie Dubois in the passage
     assert "Marie Dubois" in {a["text"] for a in dubois[0]["answers"]}
     assert len({r["id"] for r in rows}) == len(rows)
+
+
+# ---- issue 12: passages of text without paragraph breaks, titles, repeats ---------------
+from transforms.generation.passages import plain_ngrams, prefix_units  # noqa: E402
+from transforms.generation.sentences import SentenceConfig, passage_ngrams  # noqa: E402
+
+TITLED = (
+    "Stephen John Docherty, 66, pleaded guilty to wounding with intent when he appeared in "
+    "the Whakatane District Court on Wednesday, New Zealand media reported. According to "
+    "police Mr Docherty hired the victim to complete concrete works at his property in "
+    "Auckland. At around 3.30pm on March 17 Mr Docherty was agitated when he returned to "
+    "find the work was not finished, the Bay of Plenty Times said. He told Mr Docherty's "
+    "neighbour Mary Smith that the job would be done by Friday. Police in Auckland said "
+    "Mr Docherty then threatened the man in front of Mary Smith. Mr Docherty then repeated "
+    "the threat to the man. Mr Docherty then repeated the threat to the man."
+)
+
+
+@pytest.fixture(scope="module")
+def titled(annotator):
+    article = clean_article(Article("story-2", (TITLED,), ("Stephen Docherty, 66, admitted "
+                                    "wounding in Whakatane", "He threatened a worker"),
+                                    None, None, "public", "f"))
+    return annotator.annotate([article])[0]
+
+
+def test_answers_never_include_a_title(titled):
+    p = build_passage(titled)
+    assert not isinstance(p, dict), p
+    assert all(not e.text.startswith(("Mr ", "Mr.")) for e in p.entities)
+    shared = passage_row(p, QueryConfig())
+    rows = [r for s in p.sentences for kind, r in queries_for_sentence(p, s, shared)
+            if kind == "query"]
+    titled_rows = [r for r in rows if "Mr @placeholder" in r["query"]]
+    assert titled_rows
+    for r in titled_rows:   # "Mr Docherty" answers "Mr @placeholder": no "Mr Mr Docherty"
+        assert all(not a["text"].startswith("Mr") for a in r["answers"])
+        assert "Docherty" in {a["text"] for a in r["answers"]}
+
+
+def test_text_without_paragraph_breaks_makes_a_sentence_prefix(titled):
+    p = build_passage(titled)
+    units = prefix_units(titled)
+    assert len(units) == len(titled.paragraphs[0].sentences)
+    assert 100 <= p.n_prefix_tokens < 100 + max(u[3] for u in units)
+
+
+def test_a_repeated_sentence_is_a_candidate_once(titled):
+    p = build_passage(titled)
+    texts = [s.text for s in p.sentences]
+    assert texts.count("Mr Docherty then repeated the threat to the man.") == 1
+
+
+def test_entity_words_and_plain_ngrams(annotated):
+    p = build_passage(annotated)
+    assert len(p.sentence_entity_words) == len(p.sentence_words)
+    for words, flags in zip(p.sentence_words, p.sentence_entity_words):
+        assert len(words) == len(flags)
+    assert any(any(f) for f in p.sentence_entity_words)
+    plain = p.trigrams(outside_entities=True)
+    assert plain < p.trigrams()
+    assert ("marie", "dubois", "the") not in plain
+    assert passage_ngrams(p, SentenceConfig(rules="paper")) == p.trigrams()
+    assert list(plain_ngrams(("a", "b", "c", "d"), (False, False, False, True), 3)) == [
+        ("a", "b", "c")]

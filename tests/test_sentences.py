@@ -51,3 +51,94 @@ def test_select_sentence_reports_the_first_failed_rule():
     assert select_sentence(sentence(LONG), frozenset(), clusters) == "no_named_entity"
     assert select_sentence(sentence(LONG, [OBAMA]), frozenset(), frozenset({"x"})) \
         == "entity_not_in_passage"
+
+
+# ---- rule profiles (issue 12) ----------------------------------------------------------
+from transforms.core.rules import Rule  # noqa: E402
+from transforms.generation.sentences import (PAPER_RULES, RECORD_RULES, SENTENCE_RULES,  # noqa: E402
+                                             last_char_not_question, shares_no_plain_ngram)
+
+
+def flagged(text, entity_words, mentions=()):
+    s = sentence(text, mentions)
+    return CandidateSentence(0, s.text, s.n_tokens, s.words, s.mentions, tuple(entity_words))
+
+
+def test_two_rule_tables_in_the_rules_convention():
+    assert set(SENTENCE_RULES) == {"record", "paper"}
+    for table in (PAPER_RULES, RECORD_RULES):
+        assert all(isinstance(r, Rule) for r in table)
+        assert [r.reason for r in table][0] == "under_{min_tokens}_tokens"
+    assert SentenceConfig().rules == "record"
+    assert [r.name for r in PAPER_RULES] != [r.name for r in RECORD_RULES]
+
+
+def test_record_question_rule_reads_the_last_character():
+    # ReCoRD kept sentences ending in ?" or ?' (it looked at the last character)
+    text = 'Obama asked the farmers in the north: "Who will pay for the new bridge?"'
+    assert last_char_not_question(text)
+    assert not is_not_question(text)
+    assert not last_char_not_question("Will Obama fly to a small town in the north?")
+    clusters = frozenset({"barack obama"})
+    s = sentence(text, [OBAMA])
+    assert select_sentence(s, frozenset(), clusters, SentenceConfig(rules="paper")) == "question"
+    assert select_sentence(s, frozenset(), clusters, SentenceConfig(rules="record")) is None
+
+
+def test_record_ngram_rule_ignores_ngrams_touching_entity_words():
+    # "of new york" lies across a name: no paraphrase; "met with farmers" is one
+    text = "Obama later flew to the state of New York to meet farmers there."
+    words = sentence(text).words
+    flags = [w in ("obama", "new", "york") for w in words]
+    s = flagged(text, flags, [OBAMA])
+    grams = frozenset({("of", "new", "york"), ("obama", "later", "flew")})
+    assert not shares_no_ngram(s.words, grams)
+    assert shares_no_plain_ngram(s, grams)
+    clusters = frozenset({"barack obama"})
+    assert select_sentence(s, grams, clusters, SentenceConfig(rules="paper")) \
+        == "shares_3gram_with_passage"
+    assert select_sentence(s, grams, clusters, SentenceConfig(rules="record")) is None
+    paraphrase = grams | {("to", "meet", "farmers")}
+    assert select_sentence(s, paraphrase, clusters, SentenceConfig(rules="record")) \
+        == "shares_3gram_with_passage"
+
+
+# ---- sentence splitting (boundaries.py) on real text with the real spaCy pipeline -------
+def sentences_of(annotator, text):
+    from transforms.curation.annotation import segment_from_doc
+    seg = segment_from_doc(annotator.nlp(text), ("PERSON", "GPE", "ORG", "NORP"))
+    return [text[s.start:s.end] for s in seg.sentences]
+
+
+def test_no_cut_at_ellipsis_bracket_or_line_break_remains(annotator):
+    # real text: the SuperGLUE highlight "'Stoked to be going home...#SNL'" and the
+    # cnndm_test250 Mexican article's "narcos [narcotics traffickers]"
+    text = ("They don't have anything to do with narcos [narcotics traffickers], and they "
+            "seem to be rich. The end came.")
+    assert sentences_of(annotator, text)[0].endswith("seem to be rich.")
+    text = "I ducked my head. ... then after that, I saw the smoke. It was over."
+    assert not any(s.startswith("then") for s in sentences_of(annotator, text))
+    text = "The kite was big . The team flew it on Saturday . It crashed in the end."
+    assert len(sentences_of(annotator, text)) == 1
+
+
+def test_quotes_are_not_cut_and_open_quotes_start_sentences(annotator):
+    text = ("Warm temperatures caused the snowpack in Colorado to shrink significantly. "
+            "'It is bad,' he said.")
+    got = sentences_of(annotator, text)
+    assert got[0].endswith("significantly.") and got[1].startswith("'It is bad")
+    text = "\"Yes,\" he said. 'I know that.' Then he left the courtroom."
+    got = sentences_of(annotator, text)
+    assert "'I know that.'" in got
+    assert all(not s[0].islower() for s in got)
+
+
+def test_glued_captions_are_split_but_titles_are_not(annotator):
+    # real cnndm_test250 text: a caption glued to the body with no punctuation
+    text = ("People who have never been divorced can expect a retirement income 13% higher "
+            "than a colleague The cost of divorce can wreck retirement many years after the "
+            "break-up of a marriage, according to research.")
+    got = sentences_of(annotator, text)
+    assert got[1].startswith("The cost of divorce")
+    text = "Babineau told The Sun that he had seen the film The Dark Knight three times."
+    assert len(sentences_of(annotator, text)) == 1

@@ -1,13 +1,19 @@
 """Named-entity and sentence annotation with spaCy (paper section 3.1).
 
 `Annotator` wraps one spaCy pipeline; the Beam DoFn loads it once per worker in `setup()`.
-Only the components NER and sentence splitting need are run.
+Only the components NER and sentence splitting need are run. spaCy's output is then made
+to read as ReCoRD's: sentence boundaries corrected (`boundaries.py`), entity spans marked
+as ReCoRD marks them (`entities.py`), and one label per name across the article, every
+occurrence tagged (`consistency.py`).
 """
 import string
 from dataclasses import dataclass, field
 
 from transforms.core.config import setting
 from transforms.curation.articles import Article
+from transforms.curation.boundaries import fix_starts
+from transforms.curation.consistency import consistent_mentions
+from transforms.curation.entities import mark_span
 from transforms.curation.spacy_runtime import import_spacy
 
 # Named-entity types kept (OntoNotes labels): people, groups, places, things with names.
@@ -42,6 +48,7 @@ class Sentence:
     end: int
     n_tokens: int     # non-space tokens, punctuation included (as CoreNLP counts)
     words: tuple      # lower-cased word tokens (no punctuation) for n-gram overlap
+    entity_words: tuple = ()   # per word: True where it lies in an entity mention
 
 
 @dataclass(frozen=True)
@@ -67,47 +74,87 @@ def is_word(token_text: str) -> bool:
     return not all(ch in _PUNCT for ch in token_text)
 
 
-_LEADING = ("the ", "The ")
-_TRAILING = ("'s", "’s", "'", "’")
-
-
-def trim_mention(text: str, start: int, end: int, label: str):
-    """Drop a leading "the" and a trailing possessive from an entity span, as ReCoRD's
-    entities do ("the White House's" -> "White House"); None if nothing is left."""
-    span = text[start:end]
-    start += len(span) - len(span.lstrip())
-    end -= len(span) - len(span.rstrip())
-    span = text[start:end]
-    for lead in _LEADING:
-        if span.startswith(lead) and len(span) > len(lead):
-            start += len(lead)
-            span = span[len(lead):]
-    for trail in _TRAILING:
-        if span.endswith(trail) and len(span) > len(trail):
-            end -= len(trail)
-            span = span[: -len(trail)]
-    if not span.strip():
+def trim_mention(text: str, start: int, end: int, label: str, sentence_start: bool = False):
+    """The first ReCoRD-style span of a raw NER span (see `entities.mark_span`), or None:
+    "the White House's" -> "White House", "Mr Docherty" -> "Docherty"."""
+    spans = mark_span(text, start, end, label, sentence_start)
+    if not spans:
         return None
-    return Mention(start, end, text[start:end], label)
+    s, e, lab = spans[0]
+    return Mention(s, e, text[s:e], lab)
+
+
+@dataclass
+class _Draft:
+    """A segment while its article is being finished: sentences keep word offsets."""
+    text: str
+    n_tokens: int
+    sentences: list    # (start, end, n_tokens, words, word_spans)
+    mentions: list     # Mention
+
+
+def _draft_from_doc(doc, entity_labels) -> _Draft:
+    labels = set(entity_labels)
+    tokens = [t for t in doc if not t.is_space]
+    pairs = [(t.text, bool(t.whitespace_) or (t.i + 1 < len(doc) and doc[t.i + 1].is_space))
+             for t in tokens]
+    position = {t.i: k for k, t in enumerate(tokens)}
+    spacy_starts = []
+    for sent in doc.sents:
+        first = next((t for t in sent if not t.is_space), None)
+        if first is not None:
+            spacy_starts.append(position[first.i])
+    starts = fix_starts(pairs, spacy_starts)
+    sentences, sentence_chars = [], set()
+    for k, s in enumerate(starts):
+        e = starts[k + 1] if k + 1 < len(starts) else len(tokens)
+        toks = tokens[s:e]
+        words = [t for t in toks if is_word(t.text)]
+        sentences.append((toks[0].idx, toks[-1].idx + len(toks[-1].text), len(toks),
+                          tuple(t.lower_ for t in words),
+                          tuple((t.idx, t.idx + len(t.text)) for t in words)))
+        sentence_chars.add(toks[0].idx)
+        if _is_opening(toks):
+            sentence_chars.add(toks[1].idx if len(toks) > 1 else toks[0].idx)
+    text = doc.text  # spaCy rebuilds Doc.text on every access
+    mentions = []
+    for ent in doc.ents:
+        if ent.label_ not in labels:
+            continue
+        for s, e, lab in mark_span(text, ent.start_char, ent.end_char, ent.label_,
+                                   ent.start_char in sentence_chars):
+            mentions.append(Mention(s, e, text[s:e], lab))
+    return _Draft(text, len(tokens), sentences, mentions)
+
+
+def _is_opening(toks) -> bool:
+    return bool(toks) and toks[0].text in ("'", '"', "‘", "“") and len(toks) > 1
 
 
 def segment_from_doc(doc, entity_labels) -> Segment:
-    """Sentences, token counts and kept entity mentions of one spaCy Doc."""
-    labels = set(entity_labels)
-    sentences = []
-    for sent in doc.sents:
-        tokens = [t for t in sent if not t.is_space]
-        if not tokens:
-            continue
-        sentences.append(Sentence(
-            start=tokens[0].idx, end=tokens[-1].idx + len(tokens[-1].text),
-            n_tokens=len(tokens),
-            words=tuple(t.lower_ for t in tokens if is_word(t.text))))
-    text = doc.text  # spaCy rebuilds Doc.text on every access
-    mentions = tuple(m for m in (trim_mention(text, e.start_char, e.end_char, e.label_)
-                                 for e in doc.ents if e.label_ in labels) if m)
-    n_tokens = sum(1 for t in doc if not t.is_space)
-    return Segment(text, n_tokens, tuple(sentences), mentions)
+    """Sentences, token counts and kept entity mentions of one spaCy Doc, on its own."""
+    return finish_article([_draft_from_doc(doc, entity_labels)])[0]
+
+
+def finish_article(drafts) -> list:
+    """The segments of one article: document-level label consistency (see
+    `consistency.py`), then each sentence's entity words."""
+    triples = consistent_mentions([d.text for d in drafts],
+                                  [[(m.start, m.end, m.label) for m in d.mentions] for d in drafts])
+    out = []
+    for d, found in zip(drafts, triples):
+        mentions = [Mention(s, e, d.text[s:e], label) for s, e, label in found]
+        spans = [(m.start, m.end) for m in mentions]
+        sentences = tuple(
+            Sentence(s, e, n, words, tuple(_touches(ws, spans) for ws in word_spans))
+            for s, e, n, words, word_spans in d.sentences)
+        out.append(Segment(d.text, d.n_tokens, sentences, tuple(mentions)))
+    return out
+
+
+def _touches(word_span, spans) -> bool:
+    ws, we = word_span
+    return any(s < we and ws < e for s, e in spans)
 
 
 def load_spacy(config: AnnotateConfig):
@@ -153,11 +200,11 @@ class Annotator:
             texts.extend(a.paragraphs)
             texts.extend(a.highlights)
         docs = self.nlp.pipe(texts, batch_size=max(self.config.batch_size, 16))
-        segments = [segment_from_doc(d, self.config.entity_labels) for d in docs]
+        drafts = [_draft_from_doc(d, self.config.entity_labels) for d in docs]
         out, i = [], 0
         for a in articles:
             n_p, n_h = len(a.paragraphs), len(a.highlights)
-            out.append(AnnotatedArticle(a, tuple(segments[i:i + n_p]),
-                                        tuple(segments[i + n_p:i + n_p + n_h])))
+            segments = finish_article(drafts[i:i + n_p + n_h])
+            out.append(AnnotatedArticle(a, tuple(segments[:n_p]), tuple(segments[n_p:])))
             i += n_p + n_h
         return out

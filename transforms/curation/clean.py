@@ -24,17 +24,57 @@ _PTB = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-
 _PTB_RE = re.compile("|".join(re.escape(k) for k in _PTB))
 # rc-data link lines glued to a paragraph's end: "...  Watch Bush criticize the government »"
 _LINK = re.compile(r"\s*\b(?:Watch|See|Read|Listen|Hear|Click|Explore|Check out|Follow)\b[^»\n]{0,200}»")
-# Daily Mail byline/timestamp boilerplate at the start of an article.
-_DM_BYLINE = re.compile(
-    r"^\s*(?:By \. .{0,120}? \. )?(?:PUBLISHED: \. .{0,60}? \. \| \. )?"
-    r"(?:UPDATED: \. .{0,60}? \. )")
-_DM_BYLINE_SHORT = re.compile(r"^\s*By \. [^.]{1,80} \. (?=\S)")
-_LAST_UPDATED = re.compile(r"^\s*(?:Last updated at|Last updated on) [^.]{0,60}\d{4} \. ?")
+# Daily Mail byline/timestamp boilerplate at the start of an article; the pieces are
+# removed one after another until none is left, in whatever order they come.
+_TIME = r"[^.|]{0,60}?"
+_DM_HEAD = (
+    re.compile(r"^\s*By \. [^.]{1,80}? \.(?: |$)(?:(?:and|&) [^.]{1,60}? \.(?: |$))?"),
+    re.compile(r"^\s*(?:PUBLISHED|Published): \. " + _TIME + r" \.(?: |$)(?:\| \.(?: |$))?"),
+    re.compile(r"^\s*(?:UPDATED|Updated): \. " + _TIME + r" \.(?: |$)"),
+    re.compile(r"^\s*(?:Last updated at|Last updated on|Last updated) [^.]{0,60}?\d{4} \. ?"),
+    re.compile(r"^\s*\| \.(?: |$)"),
+)
+_DM_BYLINE_ALONE = re.compile(r"^\s*By \. [^.]{1,80}(?: \.)?$")
+# an inline "Scroll down for video" (the paragraph is split there)
+_SCROLL = re.compile(r"\s*\b[Ss]croll (?:down|up)\b(?:\s+\w+){0,4}?\s+(?:video|videos|footage|"
+                     r"more|pictures|photos|interactive|graphic)\b[.…]*")
+# photo positions in captions: "(pictured)", "(left)", "(far right)", "(pictured with X)"
+_POSITION_WORDS = (r"(?:pictured|left|right|centre|center|above|below|top|bottom|middle|"
+                   r"front|back|inset|main|far|second|third|circled|from|and|both|with|"
+                   r"clockwise|to|l|r)")
+_PHOTO_POSITION = re.compile(
+    r"\s*\((?:pictured\b[^()]{0,80}|" + _POSITION_WORDS + r"(?:[ ,-]+" + _POSITION_WORDS
+    + r")*)\)", re.IGNORECASE)
+# A caption label: a short label and a colon opening a photo caption ("Lurking: Smith was
+# outside"), at the start, after a sentence, or glued to the text before it.
+_LABEL_COLON = re.compile(r"(?<=[\w'’)]): (?=[A-Z0-9'‘\"“])")
+_LABEL_WORD = re.compile(r"^[\w'’&-]+$")
+_SENTENCE_END = re.compile(r"[.!?][)'’\"”]*$")
+MAX_LABEL_WORDS = 4
+# a colon after these introduces speech, not a caption ("told the Star-Tribune: On ...")
+_SPEECH = frozenset({"told", "tells", "telling", "said", "says", "saying", "wrote", "writes",
+                     "added", "explained", "according", "asked", "replied", "tweeted"})
+_NOT_LABEL_WORDS = frozenset({
+    "is", "was", "are", "were", "be", "been", "has", "have", "had", "will", "would", "can",
+    "could", "should", "may", "might", "must", "do", "does", "did", "said", "says", "say",
+    "told", "tells", "added", "adds", "explained", "wrote", "writes", "tweeted", "posted",
+    "insisted", "stated", "admitted", "revealed", "warned", "continued", "commented",
+    "declared", "asked", "asks", "replied", "claimed", "claims", "announced", "reads", "read",
+    "include", "includes", "including", "follows", "as", "i", "he", "she", "they", "we",
+    "you", "it", "this", "that", "there", "here", "which", "who", "what",
+})
+# words that cannot end the text a label is glued to ("told the Star-Tribune: ...")
+_FUNCTION_WORDS = frozenset({
+    "the", "a", "an", "of", "to", "in", "on", "at", "by", "for", "with", "from", "told", "said",
+    "and", "or", "his", "her", "their", "its", "my", "our", "your", "this", "that", "these",
+    "those", "about", "into", "via", "tells", "says", "than", "as",
+})
 _BOILERPLATE = re.compile(
     r"^(?:E-mail to a friend|Scroll down for (?:the )?video|Click here.*|"
     r"Read more\b.*|Editor's note:.*|.*contributed to this report\.?|.*reported from .{1,60}\.|"
     r"CNN(?:'s|\.com)\b.{0,200}\b(?:contributed|reported|wrote)\b.*|"
-    r"Copyright \d{4}.*|All rights reserved.*|Follow @\w+.*|RELATED:.*|NEW: )$", re.IGNORECASE)
+    r"Copyright \d{4}.*|(?:©|\(c\)) ?\d{4}.*|All rights reserved.*|Follow @\w+.*|RELATED:.*|"
+    r"Our Standards:.*|NEW: )$", re.IGNORECASE)
 _TRAILING_FRIEND = re.compile(r"\s*E-mail to a friend\s*$")
 # a credit sentence closing an article that has no paragraph breaks
 _TRAILING_CREDIT = re.compile(
@@ -60,10 +100,78 @@ def strip_link_lines(text: str) -> str:
 
 
 def strip_dailymail_byline(text: str) -> str:
-    """Drop `By . X . PUBLISHED: . ... | . UPDATED: . ... .` at the start of an article."""
-    for pattern in (_DM_BYLINE, _LAST_UPDATED, _DM_BYLINE_SHORT):
-        text = pattern.sub("", text, count=1)
-    return text
+    """Drop `By . X . PUBLISHED: . ... | . UPDATED: . ... .` and `Last updated at ... .`
+    at the start of an article, piece by piece until none is left (a "Last updated"
+    behind a byline goes too)."""
+    while True:
+        before = text
+        for pattern in _DM_HEAD:
+            text = pattern.sub("", text, count=1)
+        if text == before:
+            break
+    return "" if _DM_BYLINE_ALONE.match(text) else text
+
+
+def strip_photo_positions(text: str) -> str:
+    """'Smith (pictured) and Jones (far left)' -> 'Smith and Jones'."""
+    return _PHOTO_POSITION.sub("", text)
+
+
+def _is_label(label: list) -> bool:
+    words = [w.lower().replace("’", "'") for w in label]
+    return (label[0][:1].isupper() and sum(map(len, label)) <= 45
+            and all(_LABEL_WORD.match(w) for w in label)
+            and not any(w in _NOT_LABEL_WORDS for w in words))
+
+
+def caption_labels(text: str) -> list:
+    """(start, end) of each caption label with its colon. After a sentence (or at the
+    start) the label is the words up to the colon (at most five); glued to the text
+    before it, the shortest capitalised run of at most four ("... last Saturday Skilful:
+    The kite" -> "Skilful: "), and never before a quote (speech)."""
+    out = []
+    for colon in _LABEL_COLON.finditer(text):
+        before = text[:colon.start()]
+        words = before.split()
+        found = None
+        quoted = text[colon.end()] in "'‘\"“"
+        for k in range(1, min(MAX_LABEL_WORDS + 1, len(words)) + 1):
+            label, rest = words[-k:], words[:-k]
+            at_start = not rest or _SENTENCE_END.search(rest[-1])
+            if at_start:
+                found = (k, label) if _is_label(label) else found
+                break
+            if found is None and not quoted and k <= MAX_LABEL_WORDS and _is_label(label) and \
+                    rest[-1].lower().rstrip(",") not in _FUNCTION_WORDS and \
+                    not rest[-1].endswith((",", ";", ":")) and \
+                    not any(w.lower() in _SPEECH for w in rest[-4:]):
+                found = (k, label)
+        if found:
+            k, label = found
+            start = len(before) - len(" ".join(label))
+            out.append((start, colon.end()))
+    return out
+
+
+def split_captions(text: str) -> list:
+    """A paragraph cut where a photo caption's label or "Scroll down for video" stands:
+    the label and the scroll line go, the caption is its own piece (so no sentence runs
+    into it). 'had a taste Strictly business: Julia covers it' -> ['had a taste',
+    'Julia covers it']."""
+    cuts = []
+    for m in _SCROLL.finditer(text):
+        cuts.append((m.start(), m.end()))
+    cuts += caption_labels(text)
+    if not cuts:
+        return [text] if text.strip() else []
+    pieces, cursor = [], 0
+    for s, e in sorted(cuts):
+        if s < cursor:
+            continue
+        pieces.append(text[cursor:s])
+        cursor = e
+    pieces.append(text[cursor:])
+    return [p.strip() for p in pieces if p.strip()]
 
 
 def fix_dateline(text: str) -> str:
@@ -84,7 +192,7 @@ def strip_trailing_credit(text: str) -> str:
 def clean_paragraph(text: str) -> str:
     text = strip_link_lines(text)
     text = _TRAILING_FRIEND.sub("", text)
-    return normalise_whitespace(undo_ptb_escapes(text))
+    return normalise_whitespace(strip_photo_positions(undo_ptb_escapes(text)))
 
 
 def infer_source(article: Article, raw_first_paragraph: str = "") -> Optional[str]:
@@ -117,15 +225,17 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig()) -> Unio
         return reject("article_too_long",
                       f"{article.n_chars} characters > {config.max_article_chars}")
     raw_first = article.paragraphs[0] if article.paragraphs else ""
-    paragraphs = []
+    paragraphs, head = [], True
     for i, p in enumerate(article.paragraphs):
-        if i == 0:
-            p = fix_dateline(strip_dailymail_byline(p))
+        if head:   # byline pieces may fill the first paragraphs
+            p = fix_dateline(strip_dailymail_byline(normalise_whitespace(p)))
+            head = not p.strip()
         p = clean_paragraph(p)
         if i == len(article.paragraphs) - 1:
             p = strip_trailing_credit(p)
-        if p and not is_boilerplate(p):
-            paragraphs.append(p)
+        for piece in split_captions(p):
+            if not is_boilerplate(piece):
+                paragraphs.append(piece)
     highlights = tuple(h for h in (clean_paragraph(h) for h in article.highlights) if h)
     if not paragraphs and not highlights:
         return reject("empty_article", "no text after cleaning")

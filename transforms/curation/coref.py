@@ -4,34 +4,47 @@ No neural coreference model installs offline, so the default resolver is a deter
 mention-clustering one. It sits behind `CoreferenceResolver`, so a neural resolver can
 replace it: anything that maps a list of mentions to one cluster key per mention.
 
-Rules of `RuleBasedResolver`:
-- normalised exact match (case, titles such as "Mr" or "Sen.", possessive "'s", a leading
-  "the", punctuation);
+`RuleBasedResolver` links what ReCoRD's clusters link (docs/pipeline.md, "Coreference"):
+- normalised exact match (case, accents, titles such as "Mr" or "Sen.", possessive "'s",
+  a leading "the", an organisation's legal or club suffix: "Liverpool FC" = "Liverpool");
+- a country, its aliases and its demonyms ("Russia", "Russian", "Russians"; "U.S.",
+  "United States", "America", "American"), from `countries.py`;
 - a person's surname or given name links to the full name ("Morgan" -> "Tracy Morgan"),
   unless it is tagged as a nationality or group ("Kenyan" never links to a person);
+- a title used alone links to the titled name ("the Pope" -> "Pope Francis");
 - an acronym links to the name it abbreviates ("NBA" -> "National Basketball Association");
+- an organisation's one-word short form links to its name ("United" -> "Manchester
+  United"), never a generic word ("University");
+- a misspelled variant links to the name (Levenshtein distance 1, rapidfuzz): names of two
+  or more words where the edit falls in a word of five or more letters ("Everado Custodio"
+  / "Everardo Custodio", but not "Mark Kelly" / "Mary Kelly"), or surnames of six or
+  more letters;
 - an alias that fits two different entities links to neither.
 """
+import collections
 import re
 import unicodedata
 from typing import Protocol, Sequence
 
-TITLES = {
-    "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "professor", "sir", "dame", "lord", "lady",
-    "rev", "reverend", "father", "sen", "senator", "rep", "representative", "gov", "governor",
-    "president", "vice", "pres", "prime", "minister", "pm", "king", "queen", "prince", "princess",
-    "gen", "general", "col", "lt", "sgt", "capt", "captain", "maj", "adm", "cmdr", "officer",
-    "det", "detective", "judge", "justice", "chancellor", "mayor", "secretary", "chief",
-    "coach", "manager", "pope", "saint", "st", "jr", "sr",
-}
+from rapidfuzz.distance import Levenshtein
+
+from transforms.curation.countries import country_of
+from transforms.curation.names import (GENERIC_ORG_WORDS, ORG_SUFFIXES, ROYAL_TITLES,
+                                       TITLE_ABBREVIATIONS, TITLE_NOUNS, TITLE_PARTS)
+
+# kept for callers that list titles; normalise_name reads the tables in names.py
+TITLES = TITLE_ABBREVIATIONS | TITLE_NOUNS | ROYAL_TITLES
 PERSON_LABELS = {"PERSON"}
 # a nationality is never a person's name part, even inside a bad span ("Kenyan Daniel Rono");
 # other labels are kept: small NER models often tag surnames as GPE or ORG
 GROUP_LABELS = {"NORP"}
+ORG_LABELS = {"ORG"}
 _STOP_IN_ACRONYM = {"of", "and", "the", "for", "in", "on", "at", "de", "du", "la", "le", "&"}
-_POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$", re.IGNORECASE)
-_INNER_POSSESSIVE = re.compile(r"(?:'|’)s\b", re.IGNORECASE)
-_NON_WORD = re.compile(r"[^\w\s-]")
+_POSSESSIVE = re.compile(r"(?:'s|')$", re.IGNORECASE)
+_INNER_POSSESSIVE = re.compile(r"(?<=\w)'s\b", re.IGNORECASE)
+_NON_WORD = re.compile(r"[^\w\s'-]")
+MIN_SURNAME_FOR_TYPO = 6
+MIN_WORD_FOR_TYPO = 5
 
 
 class CoreferenceResolver(Protocol):
@@ -43,16 +56,42 @@ def _ascii_fold(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
-def normalise_name(text: str) -> str:
-    """'Sen. Jeff Flake's' -> 'jeff flake'; 'the NBA' -> 'nba'."""
-    text = _ascii_fold(text).strip()
+def _words(text: str) -> list:
+    text = _ascii_fold(text).strip().replace("’", "'").replace("‘", "'")
     text = _INNER_POSSESSIVE.sub("", _POSSESSIVE.sub("", text))
-    text = _NON_WORD.sub(" ", text.replace("’", "'")).lower()
-    words = text.replace("-", " - ").split()
-    while words and (words[0] in TITLES or words[0] == "the"):
+    text = re.sub(r"(?<=\w)\.(?=\w)|\.", "", text)          # "U.S." -> "US", "St." -> "St"
+    text = _NON_WORD.sub(" ", text).lower()
+    words = [w.strip("'") for w in text.replace("-", " - ").split()]
+    return [w for w in words if w]
+
+
+def _is_title(word: str, label) -> bool:
+    if word in TITLE_ABBREVIATIONS or (label is None and word == "miss"):
+        return True
+    return label in PERSON_LABELS and (word in TITLE_NOUNS or word in ROYAL_TITLES)
+
+
+def normalise_name(text: str, label=None) -> str:
+    """'Sen. Jeff Flake's' -> 'jeff flake'; 'the NBA' -> 'nba'; 'Miss King' -> 'king';
+    "O'Donnell" -> "o'donnell"; 'General Motors' -> 'general motors' (a word title such
+    as 'General' or 'Pope' is dropped from a person's name only); never empty for a
+    name with a word in it ('Pope' -> 'pope')."""
+    words = _words(text)
+    while len(words) > 1 and words[0] == "the":
         words = words[1:]
-    while words and words[-1] in {"jr", "sr"}:
+    while len(words) > 1 and (_is_title(words[0], label) or (
+            label in PERSON_LABELS and words[0] in TITLE_PARTS and len(words) > 2
+            and _is_title(words[1], label))):
+        if words[1] in ("of", "-"):
+            break                     # "Duchess of Cambridge" is a name, not a title
+        words = words[1:]
+    while len(words) > 1 and words[-1] in {"jr", "sr"}:
         words = words[:-1]
+    if label not in PERSON_LABELS:
+        while len(words) > 1 and words[-1] in ORG_SUFFIXES:
+            words = words[:-1]
+        if len(words) > 2 and " ".join(words[-2:]) == "football club":
+            words = words[:-2]
     return " ".join(words).replace(" - ", "-")
 
 
@@ -72,26 +111,102 @@ def is_name_part(alias: str, full: str) -> bool:
     return " " not in alias and len(parts) >= 2 and alias in (parts[0], parts[-1])
 
 
+def is_short_form(alias: str, full: str) -> bool:
+    """'united' for 'manchester united', 'arsenal' for 'arsenal ladies' (first or last
+    word, never a generic word)."""
+    parts = full.split()
+    return (" " not in alias and len(parts) >= 2 and alias in (parts[0], parts[-1])
+            and alias not in GENERIC_ORG_WORDS and len(alias) >= 3)
+
+
+def is_typo_of(a: str, b: str) -> bool:
+    """One edit apart, inside a long enough word (see the module docstring)."""
+    if a == b or Levenshtein.distance(a, b) != 1:
+        return False
+    wa, wb = a.split(), b.split()
+    if len(wa) >= 2 and len(wb) >= 2:
+        if len(wa) != len(wb):
+            return False
+        diff = [(x, y) for x, y in zip(wa, wb) if x != y]
+        return len(diff) == 1 and min(len(diff[0][0]), len(diff[0][1])) >= MIN_WORD_FOR_TYPO
+    return len(wa) == len(wb) == 1 and min(len(a), len(b)) >= MIN_SURNAME_FOR_TYPO
+
+
+class _Union:
+    def __init__(self, items):
+        self.parent = {i: i for i in items}
+
+    def find(self, x):
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
+
+    def union(self, a, b):
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            keep, drop = sorted((ra, rb), key=_rank)
+            self.parent[drop] = keep
+
+
+def _rank(name: str):
+    """The cluster key: the longest name (most words), then alphabetical."""
+    return (-len(name.split()), -len(name), name)
+
+
 class RuleBasedResolver:
     """Deterministic clustering: the same mentions always give the same clusters."""
 
     def clusters(self, mentions: Sequence[tuple]) -> list:
-        names = [normalise_name(text) for text, _ in mentions]
-        person, group = {}, {}
-        for name, (_, label) in zip(names, mentions):
-            person[name] = person.get(name, False) or label in PERSON_LABELS
-            group[name] = group.get(name, True) and label in GROUP_LABELS
+        labels = collections.defaultdict(collections.Counter)
+        raw_first = collections.defaultdict(set)    # name -> first raw words (titles)
+        names = []
+        for text, label in mentions:
+            name = normalise_name(text, label)
+            code = country_of(text) if label not in PERSON_LABELS else None
+            if code and name:
+                name = "country:" + code
+            names.append(name)
+            if name:
+                labels[name][label] += 1
+                first = _words(text)
+                if first and first[0] != "the":
+                    raw_first[name].add(first[0])
         distinct = sorted(n for n in set(names) if n)
-        multi = [n for n in distinct if " " in n]
-        canonical = {}
-        for name in distinct:
+        person = {n: labels[n]["PERSON"] > 0 for n in distinct}
+        group = {n: all(lab in GROUP_LABELS for lab in labels[n]) for n in distinct}
+        org = {n: sum(labels[n][lab] for lab in ORG_LABELS) * 2 >= sum(labels[n].values())
+               for n in distinct}
+        uf = _Union(distinct)
+        plain = [n for n in distinct if not n.startswith("country:")]
+        # misspelled variants of one name
+        for i, a in enumerate(plain):
+            for b in plain[i + 1:]:
+                if (person[a] or person[b]) and is_typo_of(a, b):
+                    uf.union(a, b)
+        multi = [n for n in plain if " " in n]
+        surnames = {}
+        for full in multi:
+            if person[full]:
+                surnames.setdefault(full.split()[-1], set()).add(uf.find(full))
+        for name in plain:
             targets = set()
             for full in multi:
                 if full == name:
                     continue
                 if is_acronym_of(name, full) or (
-                        person.get(full) and not group.get(name) and is_name_part(name, full)):
-                    targets.add(full)
+                        person[full] and not group[name] and is_name_part(name, full)) or (
+                        org[name] and org[full] and not person[full]
+                        and is_short_form(name, full)):
+                    targets.add(uf.find(full))
+            if " " not in name and name in ROYAL_TITLES | TITLE_NOUNS:
+                targets |= {uf.find(n) for n in plain if n != name and name in raw_first[n]}
+            if not targets and person[name] and " " not in name \
+                    and len(name) >= MIN_SURNAME_FOR_TYPO:
+                targets |= {r for s, roots in surnames.items() if is_typo_of(name, s)
+                            for r in roots}
+            targets.discard(uf.find(name))
             # exactly one antecedent: link; none or several (ambiguous): stand alone
-            canonical[name] = targets.pop() if len(targets) == 1 else name
-        return [canonical.get(n, n) if n else f"#empty{i}" for i, n in enumerate(names)]
+            if len(targets) == 1:
+                uf.union(name, targets.pop())
+        return [uf.find(n) if n else f"#empty{i}" for i, n in enumerate(names)]

@@ -13,7 +13,7 @@ from transforms.core.accounting import (COUNTS, REJECTED, Count, StepFn, Uncount
 from transforms.curation.coref import RuleBasedResolver
 from transforms.generation.cloze import QueryConfig, passage_row, queries_for_sentence
 from transforms.generation.passages import PassageConfig, build_passage
-from transforms.generation.sentences import SentenceConfig, select_sentence
+from transforms.generation.sentences import SentenceConfig, passage_ngrams, select_sentence
 
 FATES = "fates"
 
@@ -58,7 +58,7 @@ class SelectSentencesFn(StepFn):
         return len(passage.sentences)
 
     def apply(self, passage):
-        grams, clusters = passage.trigrams(), passage.clusters()
+        grams, clusters = passage_ngrams(passage, self.config), passage.clusters()
         kept = []
         for s in passage.sentences:
             reason = select_sentence(s, grams, clusters, self.config)

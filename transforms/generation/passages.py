@@ -1,8 +1,9 @@
 """Passage building (paper section 3.2, steps 1-2).
 
 The passage is the shortest prefix of whole paragraphs (whole sentences when the article
-has no paragraph breaks) that reaches 100 tokens, followed by the highlights in ReCoRD
-layout (`\n@highlight\n<highlight>`). The rest of the article yields candidate sentences.
+has no paragraph breaks, or a paragraph runs over 150 tokens) that reaches 100 tokens, followed by the highlights in ReCoRD
+layout (`\n@highlight\n<highlight>`). The rest of the article yields candidate sentences;
+a sentence repeated word for word (a Daily Mail caption repeating the body) counts once.
 """
 from dataclasses import dataclass
 from typing import Union
@@ -24,6 +25,9 @@ class PassageConfig:
         100, "tokens the passage's article prefix must reach (paper: at least 100)")
     min_entities: int = setting(
         4, "distinct entities a passage needs (paper: at least four)")
+    max_paragraph_tokens: int = setting(
+        150, "a longer paragraph is text without paragraph breaks (Daily Mail): its "
+        "sentences stand as the paragraphs the prefix is made of")
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,7 @@ class CandidateSentence:
     n_tokens: int
     words: tuple
     mentions: tuple   # of Entity
+    entity_words: tuple = ()   # per word: True where it lies in an entity mention
 
 
 @dataclass(frozen=True)
@@ -55,9 +60,16 @@ class Passage:
     entities: tuple          # of Entity, in passage order
     sentence_words: tuple    # word tuples of every passage sentence (highlights included)
     sentences: tuple         # CandidateSentence, the rest of the article
+    sentence_entity_words: tuple = ()   # per passage sentence: its words' entity flags
 
-    def trigrams(self) -> frozenset:
-        return frozenset(g for words in self.sentence_words for g in ngrams(words, 3))
+    def trigrams(self, n: int = 3, outside_entities: bool = False) -> frozenset:
+        """The passage's word n-grams; `outside_entities`: only those touching no entity
+        word (the record profile's reading of the 3-gram rule)."""
+        if not outside_entities:
+            return frozenset(g for words in self.sentence_words for g in ngrams(words, n))
+        flags = self.sentence_entity_words or tuple(() for _ in self.sentence_words)
+        return frozenset(g for words, f in zip(self.sentence_words, flags)
+                         for g in plain_ngrams(words, f, n))
 
     def clusters(self) -> frozenset:
         return frozenset(e.cluster for e in self.entities)
@@ -67,16 +79,25 @@ def ngrams(words, n):
     return (tuple(words[i:i + n]) for i in range(len(words) - n + 1))
 
 
-def prefix_units(annotated: AnnotatedArticle) -> list:
+def plain_ngrams(words, entity_flags, n):
+    """The n-grams of `words` none of whose words lies in an entity mention."""
+    flags = tuple(entity_flags) or (False,) * len(words)
+    return (tuple(words[i:i + n]) for i in range(len(words) - n + 1)
+            if not any(flags[i:i + n]))
+
+
+def prefix_units(annotated: AnnotatedArticle, max_paragraph_tokens: int = 150) -> list:
     """Units the prefix is made of: (segment, start, end, n_tokens, sentences).
-    Whole paragraphs, or whole sentences when the article is one paragraph."""
+    Whole paragraphs; the sentences of the article when it is one paragraph, and of a
+    paragraph over `max_paragraph_tokens` (text without paragraph breaks)."""
     paras = annotated.paragraphs
-    if len(paras) > 1:
-        return [(p, 0, len(p.text), p.n_tokens, p.sentences) for p in paras]
-    if not paras:
-        return []
-    p = paras[0]
-    return [(p, s.start, s.end, s.n_tokens, (s,)) for s in p.sentences]
+    units = []
+    for p in paras:
+        if len(paras) > 1 and p.n_tokens <= max_paragraph_tokens:
+            units.append((p, 0, len(p.text), p.n_tokens, p.sentences))
+        else:
+            units += [(p, s.start, s.end, s.n_tokens, (s,)) for s in p.sentences]
+    return units
 
 
 def shortest_prefix(token_counts, min_tokens: int) -> int:
@@ -103,18 +124,19 @@ def build_passage(annotated: AnnotatedArticle, config: PassageConfig = PassageCo
         return rejected_row(STAGE, reason, article_id=article.article_id,
                             source_file=article.source_file, detail=detail)
 
-    units = prefix_units(annotated)
+    units = prefix_units(annotated, config.max_paragraph_tokens)
     k = shortest_prefix([u[3] for u in units], config.min_prefix_tokens)
     if k == 0:
         total = sum(u[3] for u in units)
         return reject(f"prefix_under_{config.min_prefix_tokens}_tokens",
                       f"the whole article body has {total} tokens")
-    parts, raw, words, offset = [], [], [], 0
+    parts, raw, words, flags, offset = [], [], [], [], 0
     for segment, start, end, _, sents in units[:k]:
         if parts:
             offset += 1  # the joining space
         raw += _mentions_in(segment, start, end, offset - start)
         words += [s.words for s in sents]
+        flags += [s.entity_words for s in sents]
         parts.append(segment.text[start:end])
         offset += end - start
     text = " ".join(parts)
@@ -122,11 +144,15 @@ def build_passage(annotated: AnnotatedArticle, config: PassageConfig = PassageCo
         offset = len(text) + len(HIGHLIGHT_SEP)
         raw += _mentions_in(h, 0, len(h.text), offset)
         words += [s.words for s in h.sentences]
+        flags += [s.entity_words for s in h.sentences]
         text += HIGHLIGHT_SEP + h.text
 
-    sentences_raw = []
+    sentences_raw, seen = [], set()
     for segment, _, _, _, sents in units[k:]:
         for s in sents:
+            if s.words and s.words in seen:
+                continue   # said twice (a photo caption repeating the body): once
+            seen.add(s.words)
             sentences_raw.append((s, _mentions_in(segment, s.start, s.end, -s.start),
                                   segment.text[s.start:s.end]))
     all_mentions = [(m[2], m[3]) for m in raw] + [
@@ -135,7 +161,7 @@ def build_passage(annotated: AnnotatedArticle, config: PassageConfig = PassageCo
     entities = tuple(Entity(*m, cluster=next(keys)) for m in raw)
     sentences = tuple(
         CandidateSentence(i, text_, s.n_tokens, s.words,
-                          tuple(Entity(*m, cluster=next(keys)) for m in ms))
+                          tuple(Entity(*m, cluster=next(keys)) for m in ms), s.entity_words)
         for i, (s, ms, text_) in enumerate(sentences_raw))
 
     n_entities = len({e.cluster for e in entities})
@@ -147,4 +173,5 @@ def build_passage(annotated: AnnotatedArticle, config: PassageConfig = PassageCo
         article=article, passage_id=short_digest(article.article_id, text, length=20),
         text=text, n_prefix_tokens=n_prefix,
         n_tokens=n_prefix + sum(h.n_tokens for h in annotated.highlights),
-        entities=entities, sentence_words=tuple(words), sentences=sentences)
+        entities=entities, sentence_words=tuple(words), sentences=sentences,
+        sentence_entity_words=tuple(flags))

@@ -1,12 +1,24 @@
 """Sentence selection (paper section 3.2, step 3). One named rule per condition of the
-paper; `select_sentence` applies them in order and reports the first one that fails."""
-from dataclasses import asdict, dataclass
-from typing import Callable, NamedTuple, Optional
+paper, in two rule tables (`--rules`):
+
+- `paper`: section 3.2 as written;
+- `record` (default): the rules as the released ReCoRD data shows they were applied: the
+  question rule looks at the last character (ReCoRD keeps sentences ending in `?"`), and
+  the 3-gram rule ignores n-grams that touch entity words (shared 3-grams inside or across
+  names, "of New York", do not make a sentence a paraphrase). See docs/rules.md.
+
+`select_sentence` applies a table in order and reports the first rule that fails
+(transforms/core/rules.py convention: check(sentence, context, config)).
+"""
+from dataclasses import dataclass
+from typing import NamedTuple, Optional
 
 from transforms.core.config import setting
-from transforms.generation.passages import CandidateSentence, ngrams
+from transforms.core.rules import Rule, first_rejection
+from transforms.generation.passages import CandidateSentence, Passage, ngrams, plain_ngrams
 
 STAGE = "sentence"
+PROFILES = ("record", "paper")
 
 
 @dataclass(frozen=True)
@@ -16,12 +28,15 @@ class SentenceConfig:
     max_shared_ngram: int = setting(
         3, "a sentence sharing a word n-gram of this size with the passage is dropped "
         "(paper: 3)")
+    rules: str = setting(
+        "record", "sentence rule table: 'paper' applies section 3.2 as written, 'record' "
+        "as the released ReCoRD data shows it was applied (docs/rules.md)", choices=PROFILES)
 
 
-class Rule(NamedTuple):
-    name: str
-    reason: str      # formatted with the config's fields
-    check: Callable  # (sentence, passage_trigrams, passage_clusters, config) -> bool
+class Context(NamedTuple):
+    """What the rules see of the passage."""
+    passage_ngrams: frozenset
+    passage_clusters: frozenset
 
 
 def has_min_tokens(sentence: CandidateSentence, config: SentenceConfig) -> bool:
@@ -32,11 +47,24 @@ _CLOSERS = "\"'”’)]» "
 
 
 def is_not_question(text: str) -> bool:
+    """paper: a question mark before closing quotes or brackets still makes a question."""
     return not text.rstrip(_CLOSERS).endswith("?")
+
+
+def last_char_not_question(text: str) -> bool:
+    """record: only a sentence whose last character is "?" is a question."""
+    return not text.rstrip().endswith("?")
 
 
 def shares_no_ngram(words, passage_ngrams: frozenset, n: int = 3) -> bool:
     return not any(g in passage_ngrams for g in ngrams(words, n))
+
+
+def shares_no_plain_ngram(sentence: CandidateSentence, passage_ngrams: frozenset,
+                          n: int = 3) -> bool:
+    """No shared n-gram among those that touch no entity word of the sentence."""
+    return not any(g in passage_ngrams
+                   for g in plain_ngrams(sentence.words, sentence.entity_words, n))
 
 
 def has_named_entity(sentence: CandidateSentence) -> bool:
@@ -47,25 +75,44 @@ def entities_have_passage_antecedent(sentence: CandidateSentence, clusters: froz
     return all(m.cluster in clusters for m in sentence.mentions)
 
 
-SENTENCE_RULES = (
-    Rule("min_tokens", "under_{min_tokens}_tokens",
-         lambda s, grams, clusters, c: has_min_tokens(s, c)),
-    Rule("not_question", "question",
-         lambda s, grams, clusters, c: is_not_question(s.text)),
+MIN_TOKENS = Rule("min_tokens", "under_{min_tokens}_tokens",
+                  lambda s, ctx, c: has_min_tokens(s, c))
+HAS_ENTITY = Rule("has_entity", "no_named_entity", lambda s, ctx, c: has_named_entity(s))
+ENTITIES_IN_PASSAGE = Rule(
+    "entities_in_passage", "entity_not_in_passage",
+    lambda s, ctx, c: entities_have_passage_antecedent(s, ctx.passage_clusters))
+
+PAPER_RULES = (
+    MIN_TOKENS,
+    Rule("not_question", "question", lambda s, ctx, c: is_not_question(s.text)),
     Rule("no_shared_ngram", "shares_{max_shared_ngram}gram_with_passage",
-         lambda s, grams, clusters, c: shares_no_ngram(s.words, grams, c.max_shared_ngram)),
-    Rule("has_entity", "no_named_entity",
-         lambda s, grams, clusters, c: has_named_entity(s)),
-    Rule("entities_in_passage", "entity_not_in_passage",
-         lambda s, grams, clusters, c: entities_have_passage_antecedent(s, clusters)),
+         lambda s, ctx, c: shares_no_ngram(s.words, ctx.passage_ngrams, c.max_shared_ngram)),
+    HAS_ENTITY,
+    ENTITIES_IN_PASSAGE,
 )
+RECORD_RULES = (
+    MIN_TOKENS,
+    Rule("not_question_last_char", "question",
+         lambda s, ctx, c: last_char_not_question(s.text)),
+    Rule("no_shared_ngram_outside_entities", "shares_{max_shared_ngram}gram_with_passage",
+         lambda s, ctx, c: shares_no_plain_ngram(s, ctx.passage_ngrams, c.max_shared_ngram)),
+    HAS_ENTITY,
+    ENTITIES_IN_PASSAGE,
+)
+SENTENCE_RULES = {"paper": PAPER_RULES, "record": RECORD_RULES}
+
+
+def passage_ngrams(passage: Passage, config: SentenceConfig = SentenceConfig()) -> frozenset:
+    """The passage n-grams the profile's 3-gram rule compares with (record: those that
+    touch no entity word)."""
+    return passage.trigrams(config.max_shared_ngram,
+                            outside_entities=config.rules == "record")
 
 
 def select_sentence(sentence: CandidateSentence, passage_ngrams: frozenset,
                     passage_clusters: frozenset,
                     config: SentenceConfig = SentenceConfig()) -> Optional[str]:
     """None when the sentence is kept, else the reason of the first rule it fails."""
-    for rule in SENTENCE_RULES:
-        if not rule.check(sentence, passage_ngrams, passage_clusters, config):
-            return rule.reason.format(**asdict(config))
-    return None
+    rejected = first_rejection(SENTENCE_RULES[config.rules], sentence,
+                               Context(passage_ngrams, passage_clusters), config)
+    return None if rejected is None else rejected.reason

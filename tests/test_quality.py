@@ -1,0 +1,50 @@
+"""The pure generation chain on real CNN/Daily Mail text (benchmarks/quality.py): no
+Daily Mail artefact reaches a query, no answer includes a title, queries read as
+sentences. The full numbers are measured by `python -m benchmarks.quality`."""
+import pytest
+
+from benchmarks import quality
+from transforms.curation import readers
+
+
+@pytest.fixture(scope="module")
+def real_queries(corpus_dir, annotator):
+    path = corpus_dir / "cnndm_test250.jsonl"
+    with open(path, "rb") as f:
+        articles = [a for a in readers.parse_jsonl(f, str(path), "public")
+                    if not isinstance(a, dict)][:80]
+    queries, counts = quality.run_chain(articles, annotator, "record")
+    return articles, queries, counts
+
+
+def test_no_artefacts_and_no_titled_answers(real_queries):
+    articles, queries, counts = real_queries
+    assert len(queries) > 2 * len(articles), counts
+    found = quality.artefacts(queries, quality.tokenizer())
+    for key in ("caption_label_opening", "answer_with_title") + quality.ARTEFACTS:
+        assert found.get(key, 0) == 0, (key, found)
+    assert found["over_60_share"] <= 0.02, found
+
+
+def test_queries_are_whole_sentences(real_queries):
+    _, queries, _ = real_queries
+    for q in queries:
+        text = q["query"]
+        assert text.count("@placeholder") == 1
+        assert not text[0].islower(), text
+        assert not text.endswith((" '", ' "', " ‘")), text   # no stranded opening quote
+        assert "Scroll down" not in q["passage"] and "(pictured)" not in q["passage"]
+
+
+def test_record_profile_keeps_more_than_the_paper_profile(real_queries, annotator):
+    articles, queries, _ = real_queries
+    paper, _ = quality.run_chain(articles[:40], annotator, "paper")
+    record = [q for q in queries if q["article_id"] in {a.article_id for a in articles[:40]}]
+    assert len(record) > len(paper)
+
+
+def test_caption_detector_of_the_benchmark():
+    assert quality.caption_opening("Lurking: @placeholder was outside the house")
+    assert not quality.caption_opening("He said: '@placeholder was outside'")
+    assert quality.starts_with_title("Mr Docherty") and not quality.starts_with_title("Docherty")
+    assert not quality.starts_with_title("General Election", "EVENT")

@@ -1,0 +1,91 @@
+"""Document-level label consistency of entity mentions (one article at a time).
+
+An NER model tags a name in one sentence and misses it in the next; ReCoRD's spans do not
+("Trump", "Ward" and "Twitter" are marked at every occurrence in the real samples). So:
+- a string tagged as an entity once in an article is tagged at its other occurrences
+  (whole words, case-sensitive, where no mention is already marked);
+- a string carries one label across the article, the one it gets most often;
+- a person's surname alone is a mention of a person ("Ward" for "Kelli Ward");
+- a hyphen-joined pair whose two sides are entities of the article on their own is two
+  mentions ("Los Angeles-San Francisco").
+Not propagated: a one-word string that also appears in lower case in the article (a common
+word capitalised at a sentence start: "Drew up plans" / "drew"), month and day names.
+Mentions are (start, end, label) triples, offsets inside their segment's text.
+"""
+import collections
+import re
+from typing import List, Sequence, Tuple
+
+from transforms.curation.countries import country_of
+from transforms.curation.entities import split_hyphen_pair
+
+Triple = Tuple[int, int, str]
+
+LABEL_ORDER = ("PERSON", "ORG", "GPE", "NORP", "LOC", "FAC", "EVENT", "PRODUCT",
+               "WORK_OF_ART", "LAW", "LANGUAGE")
+NEVER_PROPAGATED = frozenset({
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
+    "Friday", "Saturday", "Sunday", "The", "A", "An", "I",
+})
+
+
+def majority_labels(texts: Sequence[str], mention_lists) -> dict:
+    counts = collections.defaultdict(collections.Counter)
+    for text, mentions in zip(texts, mention_lists):
+        for s, e, label in mentions:
+            counts[text[s:e]][label] += 1
+    rank = {lab: i for i, lab in enumerate(LABEL_ORDER)}
+    return {name: min(c.items(), key=lambda kv: (-kv[1], rank.get(kv[0], 99), kv[0]))[0]
+            for name, c in counts.items()}
+
+
+def propagatable(name: str, lower_words: set) -> bool:
+    if len(name) < 2 or name in NEVER_PROPAGATED or not re.search(r"[A-Z]", name):
+        return False
+    return " " in name or name.lower() not in lower_words
+
+
+def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple]]:
+    """The mentions of each segment of one article after the rules above, sorted."""
+    known = {t[s:e] for t, ms in zip(texts, mention_lists) for s, e, _ in ms}
+    countries = {k for k in known if country_of(k)}
+    split_lists = []
+    for text, mentions in zip(texts, mention_lists):
+        out = []
+        for s, e, label in mentions:
+            if "-" in text[s:e]:
+                out += [(a, b, label) for a, b in split_hyphen_pair(
+                    text, s, e, (known - {text[s:e]}) | countries | _country_words(text[s:e]))]
+            else:
+                out.append((s, e, label))
+        split_lists.append(out)
+    labels = majority_labels(texts, split_lists)
+    for name, label in list(labels.items()):
+        surname = name.split()[-1] if label == "PERSON" and " " in name else ""
+        if len(surname) >= 3 and surname[0].isupper() and surname not in labels \
+                and surname.strip(".").lower() not in ("jr", "sr", "ii", "iii", "iv"):
+            labels[surname] = "PERSON"   # "Ward" for "Kelli Ward"
+    lower_words = {w for t in texts for w in re.findall(r"\b[a-z][a-z'’-]*\b", t)}
+    names = sorted((n for n in labels if propagatable(n, lower_words)),
+                   key=lambda n: (-len(n), n))
+    result = []
+    for text, mentions in zip(texts, split_lists):
+        taken = sorted((s, e) for s, e, _ in mentions)
+        added = []
+        for name in names:
+            if name not in text:
+                continue
+            pattern = r"(?<![\w'’#@-])" + re.escape(name) + r"(?![\w-])"
+            for m in re.finditer(pattern, text):
+                if not any(s < m.end() and m.start() < e for s, e in taken):
+                    added.append((m.start(), m.end(), labels[name]))
+                    taken.append((m.start(), m.end()))
+        merged = [(s, e, labels.get(text[s:e], lab)) for s, e, lab in mentions] + added
+        result.append(sorted(set(merged)))
+    return result
+
+
+def _country_words(span: str) -> set:
+    """The sides of a hyphen pair that are countries or demonyms ("Somali-American")."""
+    return {p for p in span.split("-") if p and country_of(p)}

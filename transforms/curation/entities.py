@@ -1,0 +1,231 @@
+"""Entity spans marked as ReCoRD marks them. Pure functions over (text, start, end, label).
+
+ReCoRD's spans (AllenNLP NER, CoNLL-2003 conventions) differ from spaCy's raw ones:
+- no title: "Hugo Chavez" in "President Hugo Chavez", "Jeff Flake" in "Sen. Jeff Flake"
+  (0 of ~2,000 real spans start with Mr, Mrs or Dr); the title stays in the text;
+- no leading "the" or "a", no leading bullet, quote or dash; no trailing possessive;
+- "Caracas" and "Venezuela" for "Caracas, Venezuela": a comma list is several entities,
+  and so is a pair joined by a spaced dash ("Sauber - Ferrari") or a hyphen-joined pair of
+  names known on their own ("Los Angeles-San Francisco");
+- nothing trailing: no score ("Palace 2-1"), ordinal ("Perez 15th"), lower-case word
+  ("Sheffield Eagles at"), unbalanced bracket, or text after a colon or a spaced dash
+  ("Tian Tian - whose");
+- names: a span with no capital letter ("septum", "turkey") is not a name.
+Datelines keep their entity: the real samples mark "CNN" in "(CNN)" and in
+"Caracas, Venezuela (CNN) --".
+"""
+import re
+from typing import List, Optional, Tuple
+
+from transforms.curation.names import ROLE_TITLES, ROYAL_TITLES, TITLE_ABBREVIATIONS, \
+    TITLE_NOUNS, TITLE_PARTS
+
+Span = Tuple[int, int, str]   # start, end (exclusive), label
+
+PERSON = "PERSON"
+# lower-case name particles: "al Qaeda", "Osama bin Laden", "Vincent van Gogh"
+PARTICLES = frozenset({"al", "el", "bin", "ibn", "de", "da", "di", "van", "von", "der", "den",
+                       "du", "la", "le", "dos", "das", "del", "della", "ter", "ten", "abu"})
+# lower-case prefixes joined by a hyphen to a name: "anti-Obama", "ex-Mirror", "Then-U.S."
+HYPHEN_PREFIXES = frozenset({"anti", "pro", "ex", "post", "pre", "neo", "non", "mid", "then",
+                             "former", "all", "pan", "trans", "un", "semi", "co", "self"})
+_LEADING_JUNK = "•·*>|-–—~\"'‘’“”«»([{,;:./\\ "
+_TRAILING_JUNK = "•·*|-–—~\"'‘“”«»([{,;:/\\ "
+_DASH = re.compile(r"\s+(?:-{1,2}|–|—)\s+")
+_COMMA = re.compile(r",\s+")
+_SCORE = re.compile(r"^(?:\d+-\d+|\d+(?:st|nd|rd|th)|\d+[:.]\d+(?:[:.]\d+)?|\(\d+\))$")
+_POSSESSIVE = ("'s", "’s", "'", "’")
+_GLUED_QUOTE = re.compile(r"[a-z]:['‘\"“]|[a-z]['‘\"“][A-Z]")
+_CAP = re.compile(r"[A-Z]")
+# words that with titles make a title, never a name alone ("Secretary of State" -> "State")
+_TITLE_GLUE = frozenset({"of", "state", "vice", "prime", "deputy", "former", "acting", "then"})
+
+
+def _words(text: str, start: int, end: int) -> List[Tuple[int, int]]:
+    return [(m.start() + start, m.end() + start) for m in re.finditer(r"\S+", text[start:end])]
+
+
+def _strip_chars(text: str, start: int, end: int) -> Tuple[int, int]:
+    while start < end and text[start] in _LEADING_JUNK:
+        start += 1
+    while start < end:
+        ch = text[end - 1]
+        if ch in _TRAILING_JUNK:
+            end -= 1
+        elif ch == ")" and text.count("(", start, end) < text.count(")", start, end):
+            end -= 1
+        elif ch == "]" and "[" not in text[start:end]:
+            end -= 1
+        else:
+            break
+    return start, end
+
+
+def _cut_open_bracket(text: str, start: int, end: int) -> Tuple[int, int]:
+    """'Midwifery Council (NMC' -> 'Midwifery Council'."""
+    span = text[start:end]
+    i = span.find("(")
+    if i > 0 and ")" not in span[i:]:
+        end = start + len(span[:i].rstrip())
+    return start, end
+
+
+def _is_lower_word(w: str) -> bool:
+    core = w.strip(_LEADING_JUNK)
+    return bool(core) and not _CAP.search(core) and core[0].isalpha()
+
+
+def is_title_run(words: List[str], label: str) -> int:
+    """How many leading words of a span are a title: 'Mr', 'Sen.', 'President', 'Prime
+    Minister', 'Secretary of State', 'Lt. Col.'. Word titles ('President', 'General') count
+    for people only: 'General Motors' keeps its name."""
+    n, seen_title = 0, False
+    for i, w in enumerate(words[:-1]):
+        key = w.strip(".,").lower().replace("’", "'")
+        if key in TITLE_ABBREVIATIONS or (label == PERSON and key in TITLE_NOUNS):
+            n, seen_title = i + 1, True
+        elif label == PERSON and key in TITLE_PARTS:
+            if seen_title:
+                n = i + 1
+        else:
+            break
+    return n if seen_title else 0
+
+
+def strip_title(text: str, start: int, end: int, label: str) -> Tuple[int, int, str]:
+    """The span without its leading title; a span that had an abbreviated title (Mr, Dr)
+    names a person whatever spaCy's label."""
+    words = _words(text, start, end)
+    k = is_title_run([text[s:e] for s, e in words], label)
+    if not k or k >= len(words):
+        return start, end, label
+    first = text[words[k][0]:words[k][1]]
+    if not _CAP.match(first[:1]):
+        return start, end, label
+    abbreviated = text[words[0][0]:words[0][1]].strip(".").lower() in TITLE_ABBREVIATIONS
+    return words[k][0], end, (PERSON if abbreviated else label)
+
+
+def _strip_leading(text: str, start: int, end: int, at_sentence_start: bool) -> int:
+    while True:
+        words = _words(text, start, end)
+        if len(words) < 2:
+            break
+        w = text[words[0][0]:words[0][1]]
+        lw = w.lower()
+        if lw in ("the", "a", "an") and (w[0].islower() or at_sentence_start):
+            start = words[1][0]
+        elif w.islower() and lw not in PARTICLES and not re.match(
+                r"^(?:%s)-" % "|".join(sorted(PARTICLES)), lw):
+            start = words[1][0]
+        else:
+            break
+        at_sentence_start = False
+    # a lower-case prefix glued by a hyphen: "anti-Obama", "ex-Mirror", "Then-U.S."
+    m = re.match(r"([A-Za-z]+)-(?=[A-Z])", text[start:end])
+    if m and m.group(1).lower() in HYPHEN_PREFIXES:
+        start += m.end()
+    return start
+
+
+def _strip_trailing(text: str, start: int, end: int) -> int:
+    while True:
+        words = _words(text, start, end)
+        if len(words) < 2:
+            break
+        w = text[words[-1][0]:words[-1][1]]
+        if _SCORE.match(w) or (_is_lower_word(w) and w.lower() not in PARTICLES):
+            end = words[-2][1]
+        else:
+            break
+    return end
+
+
+def _strip_possessive(text: str, start: int, end: int) -> int:
+    for trail in _POSSESSIVE:
+        if text[start:end].endswith(trail) and end - start > len(trail):
+            return end - len(trail)
+    return end
+
+
+def _pieces(text: str, start: int, end: int) -> List[Tuple[int, int]]:
+    """Split at a colon (the part before it), a spaced dash and a comma list."""
+    span = text[start:end]
+    i = span.find(": ")
+    if i > 0:
+        end = start + i
+        span = text[start:end]
+    parts, cursor = [], start
+    for m in _DASH.finditer(span):
+        parts.append((cursor, start + m.start()))
+        cursor = start + m.end()
+    parts.append((cursor, end))
+    out = []
+    for s, e in parts:
+        cursor = s
+        for m in _COMMA.finditer(text[s:e]):
+            out.append((cursor, s + m.start()))
+            cursor = s + m.end()
+        out.append((cursor, e))
+    return [(s, e) for s, e in out if e > s]
+
+
+def mark_span(text: str, start: int, end: int, label: str,
+              sentence_start: bool = False) -> List[Span]:
+    """ReCoRD's spans for one raw NER span: none, one, or several (a list)."""
+    start, end = _cut_open_bracket(text, start, end)
+    if _GLUED_QUOTE.search(text, start, end):
+        return []     # tokenisation junk: "said:'Oh"
+    out = []
+    pieces = _pieces(text, start, end)
+    for s, e in pieces:
+        first = sentence_start and s == start
+        span = _one(text, s, e, label, first)
+        if span:
+            out.append(span)
+    return out
+
+
+def _one(text: str, start: int, end: int, label: str, sentence_start: bool) -> Optional[Span]:
+    start, end = _strip_chars(text, start, end)
+    if start >= end:
+        return None
+    start = _strip_leading(text, start, end, sentence_start)
+    start, end, label = strip_title(text, start, end, label)
+    end = _strip_trailing(text, start, end)
+    start, end = _strip_chars(text, start, end)
+    end = _strip_possessive(text, start, end)
+    start, end = _strip_chars(text, start, end)
+    span = text[start:end]
+    if not span or not is_name(span):
+        return None
+    return (start, end, label)
+
+
+def is_name(span: str) -> bool:
+    """A span that can be a named entity: a capital letter or a leading digit ("9/11",
+    "2014 World Cup"), not a lone title or title words ("State", "Dr"), not only
+    lower-case words."""
+    if not (_CAP.search(span) or span[:1].isdigit()):
+        return False
+    words = [w.strip(".").lower() for w in span.split()]
+    if all(w in ROLE_TITLES or w in _TITLE_GLUE for w in words):
+        return False
+    if span[:1].isdigit() and not _CAP.search(span):
+        return False
+    return True
+
+
+def is_royal_title(word: str) -> bool:
+    return word.strip(".").lower() in ROYAL_TITLES
+
+
+def split_hyphen_pair(text: str, start: int, end: int, known: set) -> List[Tuple[int, int]]:
+    """'Los Angeles-San Francisco' -> two spans when both sides are entities of the article
+    (or countries); 'Louis-Dreyfus' and 'Auschwitz-Birkenau' stay whole."""
+    span = text[start:end]
+    for m in re.finditer(r"(?<=[a-z.])-(?=[A-Z])", span):
+        left, right = span[:m.start()], span[m.end():]
+        if left in known and right in known:
+            return [(start, start + m.start()), (start + m.end(), end)]
+    return [(start, end)]
