@@ -4,9 +4,11 @@
         --model {lexical,transformer} [--folds 5] [--accelerator_type nvidia-tesla-t4] \
         [settings] [Beam options]
 
-One element per fold, so k workers train in parallel; each writes DIR/adversary/fold-<i>/
-(model.pt, metadata.json, the tokenizer for `transformer`), then a summary is written to
-DIR/adversary/stats/train_folds.json.
+Every candidate is featurized once into Parquet shards; then one element per fold, so k
+workers train in parallel, each streaming the shards through a shuffle buffer
+(--shuffle_buffer rows at most); each writes DIR/adversary/fold-<i>/ (model.pt,
+metadata.json, the tokenizer for `transformer`), then DIR/adversary/stats/train_folds.json
+(held-out accuracy, the funnel, max_rows_in_memory, max_group).
 """
 from beam_pipelines import common
 from transforms.core import config as C

@@ -10,8 +10,9 @@ readers) against a plain batched torch loop over the same featurized queries and
   (all-MiniLM-L6-v2, a few training steps: weights do not change the cost of a forward).
 - Loop: load every fold model (as the handler does), then `score_loop` per fold with the
   filter's batch size. RunInference: a DirectRunner (in-memory, one process) pipeline
-  Impulse -> the same in-memory examples -> GroupByKey by fold -> RunInference(the filter's
-  FoldModelHandler) -> argmax check; wall time of the whole pipeline (construction,
+  Impulse -> the same in-memory examples -> the filter's batching (GroupIntoBatches with a
+  sharded fold key: batches of one fold, no GroupByKey) -> RunInference(the filter's
+  pre-batched FoldModelHandler) -> argmax check; wall time of the whole pipeline (construction,
   start-up, model loads, the shuffle's encoding included). Both give examples/s.
 - Per model: one untimed loop pass (warm-up, reference predictions), then per repetition
   one timed pass of each, in alternating order; RunInference's predictions must equal the
@@ -125,18 +126,25 @@ class _Check(beam.DoFn):
 
 def runinference_pass(adversary, metas, examples, batch_size, expected) -> tuple:
     """Seconds of the whole RunInference pipeline, and (seen, mismatches)."""
+    from transforms.core.accounting import COUNTS
+    from transforms.machine_filtering.scoring import BatchOfFold
     handler = fold_model_handler(adversary, metas, "CPU", max_batch_size=batch_size,
-                                 min_batch_size=batch_size, max_models_per_worker_hint=len(metas))
-    opts = PipelineOptions(["--direct_running_mode=in_memory", "--direct_num_workers=1"])
+                                 max_models_per_worker_hint=len(metas), prebatched=True)
+    # FnApiRunner, in-process: the legacy DirectRunner does not commit metrics counted
+    # downstream of GroupIntoBatches' end-of-window flush
+    opts = PipelineOptions(["--runner=FnApiRunner", "--direct_running_mode=in_memory",
+                            "--direct_num_workers=1"])
     token = str(id(examples))
     _Store.examples[token] = examples
     t0 = time.perf_counter()
     p = beam.Pipeline(options=opts)
-    _ = (p
-         | "Start" >> beam.Impulse()
-         | "Examples" >> beam.FlatMap(_emit, token)
-         | "GroupByFold" >> beam.GroupByKey()
-         | "FoldOrder" >> beam.FlatMap(lambda kv: ((kv[0], v) for v in kv[1]))
+    batches = (p
+               | "Start" >> beam.Impulse()
+               | "Examples" >> beam.FlatMap(_emit, token).with_output_types(
+                   typing.Tuple[str, typing.Any])
+               | "BatchByFold" >> beam.GroupIntoBatches.WithShardedKey(batch_size)
+               | "Batches" >> beam.ParDo(BatchOfFold()).with_outputs(COUNTS, main="main"))
+    _ = (batches.main
          | "RunInference" >> RunInference(handler)
          | "Check" >> beam.ParDo(_Check(expected)))
     result = p.run()

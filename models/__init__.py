@@ -1,8 +1,9 @@
 """Readers of the adversarial filter (paper section 3.3), both scoring candidate entities.
 
 Each reader module exposes: NAME, a frozen config dataclass, `Reader` (torch module),
-`Featurizer` (row -> (candidates, dict of tensors)), `build`, `fit`, `save_extras`,
-`load_featurizer`.
+`Featurizer` (row -> (candidates, dict of numpy arrays)), `make_featurizer` (config ->
+the featurizer every fold shares), `build`, `fit` (on in-memory or streamed rows),
+`save_extras`, `load_featurizer`.
 """
 import importlib
 

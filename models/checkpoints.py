@@ -28,17 +28,26 @@ def save_state_dict(model: torch.nn.Module, url: str) -> None:
         torch.save({k: v.detach().cpu() for k, v in model.state_dict().items()}, f)
 
 
+def _metadata(adversary: str, fold: int) -> dict:
+    path = join(fold_dir(adversary, fold), "metadata.json")
+    try:
+        meta = read_json(path)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{path} is missing; run train_folds first") from None
+    except ValueError as err:
+        raise ValueError(f"{path} is not valid JSON ({err})") from None
+    if not isinstance(meta, dict):
+        raise ValueError(f"{path} does not hold a fold's metadata")
+    return meta
+
+
 def load_adversary(adversary: str) -> list:
     """metadata.json of every fold, checked to form one k-fold set of one reader."""
-    try:
-        first = read_json(join(fold_dir(adversary, 0), "metadata.json"))
-    except (FileNotFoundError, ValueError) as err:
-        raise FileNotFoundError(f"{adversary}: no readable fold-0/metadata.json ({err}); run "
-                                "train_folds first") from None
-    metas = [first] + [read_json(join(fold_dir(adversary, f), "metadata.json"))
-                       for f in range(1, first["folds"])]
+    first = _metadata(adversary, 0)
+    metas = [first] + [_metadata(adversary, f) for f in range(1, first["folds"])]
     for f, m in enumerate(metas):
-        if (m["fold"], m["folds"], m["model"]) != (f, first["folds"], first["model"]):
+        if (m.get("fold"), m.get("folds"), m.get("model")) != (f, first["folds"],
+                                                               first["model"]):
             raise ValueError(f"{fold_dir(adversary, f)}: metadata does not belong to a "
                              f"{first['folds']}-fold {first['model']} adversary")
     return metas

@@ -16,18 +16,26 @@ log = logging.getLogger(__name__)
 
 class FoldModelHandler(KeyedModelHandler):
     """One PyTorch handler per fold. With several handlers Beam ignores their batch
-    settings, so the batching of the whole RunInference is set here.
+    settings, so the batching of the whole RunInference is set here; `prebatched`: the
+    input is already batches (lists of (fold key, (row, example))), RunInference skips
+    its own BatchElements. (Beam's `with_no_batching()` wrapper does not pass the keyed
+    handler's per-model metrics on, so the keyed handler says it itself.)
 
     A batch can span folds; each fold is scored on its own so that a failing fold model
     (say a corrupt checkpoint) fails only its own queries: they get an error result
     inline, or, when the batch holds that fold only, go to RunInference's dead letters."""
 
-    def __init__(self, mappings, batch_kwargs: dict, max_models_per_worker_hint: int):
+    def __init__(self, mappings, batch_kwargs: dict, max_models_per_worker_hint: int,
+                 prebatched: bool = False):
         super().__init__(mappings, max_models_per_worker_hint=max_models_per_worker_hint)
         self._batch_kwargs = dict(batch_kwargs)
+        self._prebatched = prebatched
 
     def batch_elements_kwargs(self):
         return self._batch_kwargs
+
+    def should_skip_batching(self) -> bool:
+        return self._prebatched
 
     def run_inference(self, batch, model, inference_args=None):
         by_fold = {}
@@ -76,9 +84,12 @@ class NumpyKeyedTensorHandler(PytorchModelHandlerKeyedTensor):
 
 
 def fold_model_handler(adversary: str, metas: list, device: str, max_batch_size: int = 64,
-                       min_batch_size: int = 1, max_models_per_worker_hint: int = 2):
+                       min_batch_size: int = 1, max_models_per_worker_hint: int = 2,
+                       prebatched: bool = False):
     """KeyedModelHandler([KeyModelMapping(["fold0"], h0), ...]); each h_i is keyed in turn
-    (by the candidate row), so predictions come back with the row they score."""
+    (by the candidate row), so predictions come back with the row they score.
+    `prebatched`: RunInference receives batches (the filter forms them per fold with
+    GroupIntoBatches) instead of batching with the min/max batch sizes."""
     mappings = []
     for m in metas:
         torch_handler = NumpyKeyedTensorHandler(
@@ -88,4 +99,4 @@ def fold_model_handler(adversary: str, metas: list, device: str, max_batch_size:
         mappings.append(KeyModelMapping([fold_key(m["fold"])], KeyedModelHandler(torch_handler)))
     return FoldModelHandler(mappings, {"min_batch_size": min_batch_size,
                                        "max_batch_size": max_batch_size},
-                            max_models_per_worker_hint)
+                            max_models_per_worker_hint, prebatched)

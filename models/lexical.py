@@ -48,11 +48,15 @@ class Featurizer:
         return dataclasses.asdict(self.config)
 
 
+def make_featurizer(config: LexicalConfig) -> Featurizer:
+    """The featurizer of every fold (it depends on the config only)."""
+    return Featurizer(**dataclasses.asdict(config.features))
+
+
 def build(config: LexicalConfig, device: torch.device):
     """A fresh (reader, featurizer, model_params) ready to train."""
     params = {"n_dense": len(DENSE_FEATURES), "n_buckets": config.features.n_buckets}
-    return (Reader(**params).to(device), Featurizer(**dataclasses.asdict(config.features)),
-            params)
+    return Reader(**params).to(device), make_featurizer(config), params
 
 
 def fit(model: Reader, data: Featurized, config: LexicalConfig, seed: int) -> dict:

@@ -11,7 +11,7 @@ import numpy as np
 import torch
 from torch.nn.utils.rnn import pad_sequence
 
-from models.batching import MASKED, candidate_mask, model_device, pad_batch, score_loop
+from models.batching import MASKED, candidate_mask, model_device, pad_batch, score_batch
 from models.features import ScoringError, correct_mask
 
 log = logging.getLogger(__name__)
@@ -69,21 +69,49 @@ def featurize(rows, featurizer, require_answer: bool = True) -> Featurized:
     return out
 
 
-def train_loop(model: torch.nn.Module, data: Featurized, *, lr: float, epochs: int,
+class InMemory:
+    """Featurized rows held in memory as a training source: an epoch is a random
+    permutation of them (`FoldStream` is the streamed source with the same interface)."""
+
+    def __init__(self, data: Featurized):
+        self.data = data
+
+    def __len__(self) -> int:
+        return len(self.data.examples)
+
+    def epoch(self, batch_size: int, gen: torch.Generator):
+        d = self.data
+        for idx in torch.randperm(len(d.examples), generator=gen).split(batch_size):
+            yield [d.examples[i] for i in idx], [d.gold[i] for i in idx]
+
+    def in_order(self, batch_size: int = 64):
+        d = self.data
+        for i in range(0, len(d.examples), batch_size):
+            yield d.examples[i:i + batch_size], d.gold[i:i + batch_size]
+
+
+def as_source(data):
+    """A training source: `Featurized` rows, or anything with `epoch` and `in_order`."""
+    return InMemory(data) if isinstance(data, Featurized) else data
+
+
+def train_loop(model: torch.nn.Module, data, *, lr: float, epochs: int,
                batch_size: int, seed: int, weight_decay: float = 0.0,
                max_steps: Optional[int] = None, log_every: int = 50) -> dict:
-    """Mini-batch AdamW; deterministic for a seed on CPU. Returns the loss history."""
+    """Mini-batch AdamW over `data` (`Featurized` or a streamed source); deterministic for
+    a seed on CPU. Returns the loss history."""
+    source = as_source(data)
     device = model_device(model)
     groups = model.param_groups(lr) if hasattr(model, "param_groups") else model.parameters()
     opt = torch.optim.AdamW(groups, lr=lr, weight_decay=weight_decay)
     gen = torch.Generator().manual_seed(seed)
-    n, step, epoch, losses, t0 = len(data.examples), 0, -1, [], time.time()
+    n, step, epoch, losses, t0 = len(source), 0, -1, [], time.time()
     model.train()
     for epoch in range(epochs):
-        for idx in torch.randperm(n, generator=gen).split(batch_size):
-            batch = pad_batch([data.examples[i] for i in idx])
+        for examples, golds in source.epoch(batch_size, gen):
+            batch = pad_batch(examples)
             batch = {k: v.to(device) for k, v in batch.items()}
-            gold = pad_sequence([data.gold[i] for i in idx], batch_first=True).to(device)
+            gold = pad_sequence(golds, batch_first=True).to(device)
             loss = cloze_loss(model(**batch), gold, batch["n_cand"])
             opt.zero_grad()
             loss.backward()
@@ -104,12 +132,17 @@ def train_loop(model: torch.nn.Module, data: Featurized, *, lr: float, epochs: i
             "seconds": round(time.time() - t0, 3)}
 
 
-def evaluate(model: torch.nn.Module, data: Featurized, batch_size: int = 64) -> dict:
-    """Held-out accuracy of argmax prediction, and the random-candidate baseline."""
-    if not data.examples:
+@torch.no_grad()
+def evaluate(model: torch.nn.Module, data, batch_size: int = 64) -> dict:
+    """Held-out accuracy of argmax prediction, and the random-candidate baseline, over
+    `data` (`Featurized` or a streamed source) batch by batch."""
+    model.eval()
+    device, n, hits, rand = model_device(model), 0, 0, 0.0
+    for examples, golds in as_source(data).in_order(batch_size):
+        for s, g in zip(score_batch(model, examples, device), golds):
+            n += 1
+            hits += bool(g[int(torch.argmax(s))])
+            rand += float(g.float().mean())
+    if not n:
         return {"n": 0, "accuracy": None, "random_baseline": None}
-    scores = score_loop(model, data.examples, batch_size)
-    hits = [bool(g[int(torch.argmax(s))]) for s, g in zip(scores, data.gold)]
-    rand = [float(g.float().mean()) for g in data.gold]
-    return {"n": len(hits), "accuracy": float(np.mean(hits)),
-            "random_baseline": float(np.mean(rand))}
+    return {"n": n, "accuracy": hits / n, "random_baseline": rand / n}

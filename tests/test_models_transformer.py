@@ -16,7 +16,9 @@ from models.transformer import Featurizer, TransformerConfig, build, default_enc
 from tests.test_models_lexical import record_rows
 from tests.test_train_folds import build_candidates
 from models.checkpoints import load_adversary
+from transforms.core import manifest
 from transforms.core.schema import CANDIDATE_SCHEMA
+from transforms.machine_filtering.decide import per_fold
 
 
 @pytest.fixture(scope="module")
@@ -80,6 +82,7 @@ def tiny_slice(tmp_path_factory, corpus_dir):
     out = tmp_path_factory.mktemp("tiny") / "candidates"
     out.mkdir()
     pq.write_table(pa.Table.from_pylist(rows, schema=CANDIDATE_SCHEMA), out / "c.parquet")
+    manifest.write(str(out))
     return out, rows
 
 
@@ -96,17 +99,19 @@ def test_transformer_trains_and_scores_end_to_end_on_cpu(tiny_slice, tmp_path):
         assert m["model_params"]["config"]["model_type"] == "bert"
         assert (tmp_path / "adv" / f"fold-{m['fold']}" / "tokenizer" / "tokenizer.json").exists()
     assert summary["heldout_n"] == len(rows)
+    assert summary["stages"]["featurize"]["out"] == len(rows) and summary["gaps"] == []
 
     stats = adversarial_filter.run([
         "--candidates", str(cands), "--adversary", str(tmp_path / "adv"),
         "--output", str(tmp_path / "filtered"), "--workers", "1", "--max_batch_size", "4"])
     scored = pq.read_table(str(tmp_path / "filtered" / "scored")).to_pylist()
-    assert stats["totals"]["scored"] == len(scored) == len(rows)
-    assert stats["totals"]["errors"] == 0
+    assert stats["summary"]["scored"] == len(scored) == len(rows)
+    assert stats["summary"]["errors"] == 0 and stats["summary"]["max_group"]["batch"] <= 4
     for r in scored:
         assert r["adversary_prediction"] in {c.text for c in candidates(r)}
+    folds = per_fold(stats)
     for m in metas:   # RunInference agrees with the training-time held-out evaluation
-        per = stats["per_fold"][str(m["fold"])]
+        per = folds[m["fold"]]
         assert per["dropped"] == round(m["heldout_accuracy"] * m["heldout_n"])
     saved = json.loads((tmp_path / "adv" / "stats" / "train_folds.json").read_text())
     assert saved == summary

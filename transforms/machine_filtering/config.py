@@ -22,9 +22,16 @@ class TrainSettings:
     device: str = setting("auto", "auto (CUDA when the worker has it), cpu or cuda",
                           choices=DEVICES)
     max_train_rows: Optional[int] = setting(
-        None, "train each fold on its first N rows by id: smoke runs only")
+        None, "train each fold on its first N rows in shard order: smoke runs only")
     max_heldout_rows: Optional[int] = setting(
-        None, "evaluate each fold on its first N held-out rows by id: smoke runs only")
+        None, "evaluate each fold on its first N held-out rows in shard order: smoke runs only")
+    shuffle_buffer: int = setting(
+        10_000, "featurized rows one fold's trainer holds at once (its shuffle buffer; at "
+                "least the batch size)")
+    shard_rows: int = setting(
+        5_000, "featurized rows per Parquet shard (the shard count follows the data)")
+    keep_featurized: bool = setting(
+        False, "keep DIR/adversary/featurized/ (the shards the folds trained on) after training")
     epochs: Optional[int] = setting(None, "training epochs", show="lexical 30, transformer 1")
     batch_size: Optional[int] = setting(None, "training batch size",
                                         show="lexical 256, transformer 8")
@@ -56,6 +63,19 @@ class TrainSettings:
     def reader_config(self):
         return self.lexical() if self.model == "lexical" else self.transformer()
 
+    def problems(self) -> list:
+        """Settings that cannot work together, as sentences (empty: fine)."""
+        out = []
+        batch = self.reader_config().batch_size
+        if self.folds < 2:
+            out.append(f"folds must be at least 2, got {self.folds}")
+        if self.shuffle_buffer < batch:
+            out.append(f"shuffle_buffer ({self.shuffle_buffer}) must be at least the training "
+                       f"batch size ({batch})")
+        if self.shard_rows < 1:
+            out.append(f"shard_rows must be at least 1, got {self.shard_rows}")
+        return out
+
 
 @dataclass(frozen=True)
 class TrainPaths:
@@ -71,14 +91,22 @@ class TrainConfig:
 
 @dataclass(frozen=True)
 class FilterSettings:
-    max_batch_size: int = setting(64, "queries per RunInference batch (at most)")
-    min_batch_size: int = setting(1, "queries per RunInference batch (at least)")
+    max_batch_size: int = setting(
+        64, "queries per RunInference batch (at most; a batch holds one fold's queries)")
     max_models_per_worker_hint: int = setting(
         2, "fold models one worker keeps loaded at once")
     device: str = setting("auto", "auto (GPU when hinted or present), cpu or gpu",
                           choices=DEVICES)
     max_error_share: float = setting(
         0.0, "share of candidates that may fail to score before the stage fails (0: none)")
+
+    def problems(self) -> list:
+        out = []
+        if self.max_batch_size < 1:
+            out.append(f"max_batch_size must be at least 1, got {self.max_batch_size}")
+        if not 0.0 <= self.max_error_share <= 1.0:
+            out.append(f"max_error_share must be between 0 and 1, got {self.max_error_share}")
+        return out
 
 
 @dataclass(frozen=True)

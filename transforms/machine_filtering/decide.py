@@ -27,3 +27,16 @@ class Decide(StepFn):
 def meta(metas: list, paths) -> dict:
     return {"job": "adversarial_filter", "model": metas[0]["model"], "folds": len(metas),
             "candidates": paths.candidates}
+
+
+def per_fold(stats: dict) -> dict:
+    """{fold: {in, scored, kept, dropped, errors}} from adversarial_filter.json's funnel."""
+    a = stats["stages"]["adversary"]
+    out = {}
+    for key, n in a.items():
+        if key.startswith("fold") and "." in key:
+            fold, what = key[4:].split(".", 1)
+            out.setdefault(int(fold), dict.fromkeys(("in", "kept", "dropped", "errors"), 0))[what] = n
+    for c in out.values():
+        c["scored"] = c["kept"] + c["dropped"]
+    return dict(sorted(out.items()))

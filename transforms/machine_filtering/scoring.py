@@ -1,6 +1,13 @@
 """Scoring every candidate with the reader of its own fold through RunInference; the
-queries a reader answers are dropped (paper section 3.3: SAN answered 68%)."""
+queries a reader answers are dropped (paper section 3.3: SAN answered 68%).
+
+Featurize | GroupIntoBatches.WithShardedKey on the fold key | RunInference(the keyed fold
+handler, pre-batched) | ToScoredRow. No step gathers a fold: a batch holds at most
+`max_batch_size` queries of one fold, and the sharded key lets a runner spread one fold
+over as many workers as the data needs (parallelism scales with data, not with k).
+"""
 import logging
+import typing
 from typing import Optional
 
 import apache_beam as beam
@@ -12,6 +19,7 @@ from models import reader_module
 from models.checkpoints import fold_dir, fold_key
 from models.features import ScoringError, answer_texts, candidates
 from models.handlers import fold_model_handler
+from transforms.core.accounting import COUNTS, Count, StepFn, Uncounted
 from transforms.core.hashing import fold_of
 
 log = logging.getLogger(__name__)
@@ -77,11 +85,12 @@ class ToScoredRow(beam.DoFn):
             cands = candidates(row)
             if len(cands) != len(scores):
                 raise ScoringError(f"{len(scores)} scores for {len(cands)} candidates")
-        except ScoringError as e:
+            prediction = cands[int(torch.argmax(scores))].text   # ties: first candidate
+        except Exception as e:  # pylint: disable=broad-except
             self.counters["inference_errors"].inc()
-            yield beam.pvalue.TaggedOutput(self.ERRORS, failure(row, str(e)))
+            reason = str(e) if isinstance(e, ScoringError) else f"{type(e).__name__}: {e}"
+            yield beam.pvalue.TaggedOutput(self.ERRORS, failure(row, reason))
             return
-        prediction = cands[int(torch.argmax(scores))].text   # ties: first candidate
         correct = prediction in answer_texts(row)
         self.counters["dropped" if correct else "kept"].inc()
         yield dict(row, adversary_prediction=prediction, adversary_correct=correct)
@@ -101,8 +110,27 @@ def assign_fold(row: dict, k: int) -> dict:
     return dict(row, fold=fold_of(row["article_id"], k))
 
 
+class BatchOfFold(StepFn):
+    """(sharded fold key, queries) from GroupIntoBatches -> the batch RunInference scores,
+    [(fold key, (row, example)), ...]; reports the largest (`max_group`, and
+    `max_rows_in_memory`: what one inference call holds) on the `adversary` account."""
+    step = "batch"
+
+    def units(self, element) -> int:
+        return 0
+
+    def apply(self, item):
+        sharded, values = item
+        key = getattr(sharded, "key", sharded)
+        batch = [(key, v) for v in values]
+        yield Count("adversary", "max_group", len(batch))
+        yield Count("adversary", "max_rows_in_memory", len(batch))
+        yield Uncounted(batch)
+
+
 class ScoreWithAdversary(beam.PTransform):
-    """Candidate rows -> (scored rows, error rows), each query scored by its fold's reader.
+    """Candidate rows -> (scored rows, error rows, counts), each query scored by its fold's
+    reader.
 
     Every candidate comes out in the scored rows; those that failed carry null
     adversary_prediction / adversary_correct and have a row in errors (ERROR_SCHEMA)."""
@@ -116,15 +144,16 @@ class ScoreWithAdversary(beam.PTransform):
     def expand(self, rows):
         cfg = self.settings
         handler = fold_model_handler(self.adversary, self.metas, self.device,
-                                     cfg.max_batch_size, cfg.min_batch_size,
-                                     cfg.max_models_per_worker_hint)
+                                     cfg.max_batch_size, 1, cfg.max_models_per_worker_hint,
+                                     prebatched=True)
         feats = rows | "Featurize" >> beam.ParDo(
-            FeaturizeQuery(self.adversary, self.metas)).with_outputs(
-                FeaturizeQuery.ERRORS, main="examples")
-        grouped = (feats.examples
-                   | "GroupByFold" >> beam.GroupByKey()
-                   | "FoldOrder" >> beam.FlatMap(lambda kv: ((kv[0], v) for v in kv[1])))
-        predictions, dead = grouped | "RunInference" >> RunInference(
+            FeaturizeQuery(self.adversary, self.metas)).with_output_types(
+                typing.Tuple[str, typing.Any]).with_outputs(FeaturizeQuery.ERRORS,
+                                                            main="examples")
+        batches = (feats.examples
+                   | "BatchByFold" >> beam.GroupIntoBatches.WithShardedKey(cfg.max_batch_size)
+                   | "Batches" >> beam.ParDo(BatchOfFold()).with_outputs(COUNTS, main="main"))
+        predictions, dead = batches.main | "RunInference" >> RunInference(
             handler).with_exception_handling().with_resource_hints(**self.hints)
         scored = predictions | "ToScoredRow" >> beam.ParDo(ToScoredRow()).with_outputs(
             ToScoredRow.ERRORS, main="scored")
@@ -132,20 +161,5 @@ class ScoreWithAdversary(beam.PTransform):
         failures = (feats.errors, scored.errors, failed) | "MergeFailures" >> beam.Flatten()
         unscored = failures | "Unscored" >> beam.Map(unscored_row)
         errors = failures | "ErrorRows" >> beam.Map(error_row)
-        return (scored.scored, unscored) | "AllCandidates" >> beam.Flatten(), errors
-
-
-def filter_stats(counts: list, metas: list) -> dict:
-    """Per fold and total: in, scored, kept, dropped, errors; plus the drop share."""
-    per = {str(m["fold"]): dict.fromkeys(("in", "scored", "kept", "dropped", "errors"), 0)
-           for m in metas}
-    for (fold, kind), n in counts:
-        per.setdefault(str(fold), dict.fromkeys(("in", "scored", "kept", "dropped",
-                                                 "errors"), 0))[kind] += n
-    for c in per.values():
-        c["scored"] = c["kept"] + c["dropped"]
-    totals = {k: sum(c[k] for c in per.values()) for k in ("in", "scored", "kept", "dropped",
-                                                           "errors")}
-    totals["drop_share"] = totals["dropped"] / totals["scored"] if totals["scored"] else None
-    return {"job": "adversarial_filter", "model": metas[0]["model"],
-            "folds": len(metas), "per_fold": per, "totals": totals}
+        return ((scored.scored, unscored) | "AllCandidates" >> beam.Flatten(), errors,
+                batches[COUNTS])
