@@ -89,7 +89,10 @@ def _record(article, article_id, copy: int = 1) -> dict:
     last paragraph `Copy k.`, so the job's duplicate-text and duplicate-URL steps keep it (a
     sentence of 2 tokens, rejected by the 10-token rule; the passage is unchanged)."""
     paragraphs = list(article.paragraphs) + ([f"Copy {copy}."] if copy > 1 else [])
-    url = article.url.rstrip("/") + f"/copy-{copy}" if article.url and copy > 1 else article.url
+    url = article.url
+    if url and copy > 1:
+        path, sep, query = url.partition("?")
+        url = path.rstrip("/") + f"/copy-{copy}" + sep + query
     return {"id": article_id, "article": "\n\n".join(paragraphs),
             "highlights": list(article.highlights), "source": article.source, "url": url}
 

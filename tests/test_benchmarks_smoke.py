@@ -32,13 +32,19 @@ def test_generation_benchmark_measures_a_ratio(three_stories, tmp_path, annotato
     assert "multi_vs_single" not in s
 
 
-def test_replicated_corpus_has_fresh_ids_and_the_same_text(corpus_dir, tmp_path):
+def test_replicated_corpus_has_fresh_ids_and_text_that_differs_per_copy(corpus_dir, tmp_path):
+    """Copy 2 is copy 1 with fresh ids, URLs and one short last paragraph, so the job's
+    duplicate-text and duplicate-URL steps keep every copy."""
+    from transforms.curation.curate import text_key, url_key
     inputs = corpus.real_inputs(corpus_dir)
     one = corpus.clean_articles(corpus.read_articles(inputs))
     pattern = corpus.write_replicated(inputs, 2, tmp_path)
     two = corpus.clean_articles(corpus.read_articles([pattern]))
     assert len(two) == 2 * len(one)
     assert len({a.article_id for a in two}) == len(two)
-    assert sorted(corpus.texts_of(two)) == sorted(corpus.texts_of(one) * 2)
-    assert corpus.count_words(corpus.texts_of(two)) == 2 * corpus.count_words(
-        corpus.texts_of(one))
+    assert len({text_key(a) for a in two}) == len(two)
+    assert len({url_key(a.url) for a in two if a.url}) == len([a for a in two if a.url])
+    copies = [a for a in two if a.article_id.endswith("-r2")]
+    assert all(a.paragraphs[-1] == "Copy 2." for a in copies)
+    assert sorted(t for a in copies for t in a.paragraphs[:-1]) == sorted(
+        t for a in one for t in a.paragraphs)
