@@ -86,9 +86,11 @@ def cleaned_texts(patterns) -> list:
 
 def _record(article, article_id, copy: int = 1) -> dict:
     """Copy k > 1 differs from the original: its URL gets a `/copy-k` path part and its body a
-    last paragraph `Copy k.`, so the job's duplicate-text and duplicate-URL steps keep it (a
+    paragraph `Copy k.` before its last, so the job's duplicate-text and duplicate-URL steps keep it (a
     sentence of 2 tokens, rejected by the 10-token rule; the passage is unchanged)."""
-    paragraphs = list(article.paragraphs) + ([f"Copy {copy}."] if copy > 1 else [])
+    paragraphs = list(article.paragraphs)
+    if copy > 1:   # after the first and before the last paragraph, whose cleaning rules stay
+        paragraphs.insert(max(len(paragraphs) - 1, 1), f"Copy {copy}.")
     url = article.url
     if url and copy > 1:
         path, sep, query = url.partition("?")
