@@ -9,7 +9,8 @@ over the real corpus in ../shared/corpus (20 CNN stories and the 250 CNN/Daily M
 articles) and prints:
 - queries per article (before adversarial filtering; ReCoRD: ~4.5), and per passage;
 - artefacts: queries opening with a caption label or containing "Scroll down",
-  "(pictured)", "(left)", "(right)"; answers that include a title ("Mr Docherty");
+  "(pictured)", "(left)", "(right)" or a position between commas (", left,"); answers
+  that include a title ("Mr Docherty");
 - the share of queries over 60 tokens and tokens per query against the real ReCoRD samples
   in record_format (both counted with spaCy's blank English tokenizer);
 - exact-span precision and recall of our passage entities against ReCoRD's own, on the
@@ -51,6 +52,8 @@ def caption_opening(query: str) -> bool:
     m = CAPTION_OPENING.match(query)
     return bool(m) and not SPEECH.search(m.group(0))
 ARTEFACTS = ("Scroll down", "(pictured)", "(left)", "(right)")
+# the same photo positions written between commas ("Hussen, left, took his daughter")
+COMMA_POSITION = re.compile(r", (?:left|right|centre|center|pictured)[,;]")
 LONG_QUERY = 60
 
 
@@ -111,7 +114,7 @@ def run_chain(articles, annotator, rules="record", resolver=None):
 
 def artefacts(queries, tok) -> dict:
     out = collections.Counter({k: 0 for k in ("caption_label_opening",) + ARTEFACTS
-                               + ("answer_with_title",)})
+                               + ("position_between_commas", "answer_with_title")})
     lengths = []
     for q in queries:
         text = q["query"]
@@ -120,6 +123,8 @@ def artefacts(queries, tok) -> dict:
         for a in ARTEFACTS:
             if a in text:
                 out[a] += 1
+        if COMMA_POSITION.search(text):
+            out["position_between_commas"] += 1
         labels = {(e["start"], e["end"]): e["label"] for e in q["entities"]}
         if any(starts_with_title(a["text"], labels.get((a["start"], a["end"]), "PERSON"))
                for a in q["answers"]):

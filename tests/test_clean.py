@@ -150,3 +150,138 @@ def test_publisher_footer_lines_are_boilerplate():
     assert is_boilerplate("© 2019 Science X Network")            # Phys.org
     assert is_boilerplate("Our Standards: The Thomson Reuters Trust Principles.")   # Reuters
     assert not is_boilerplate("The club won 2019 matches in all.")
+
+
+# ---- text that is not a sentence of the story (fragments.py; follow-up of issue 12) -----
+from transforms.core.rules import Rule  # noqa: E402
+from transforms.curation.clean import PIECE_RULES, paragraph_pieces  # noqa: E402
+from transforms.curation.fragments import (find_link_headlines, find_stat_boxes,  # noqa: E402
+                                           is_link_headline, is_stat_box, split_fragments)
+
+# real text, cnndm_test250 article 41988ddd (Daily Mail): a player's stat box glued between
+# a caption and the body; it gave five queries of 64 tokens
+BUENO = ("Bueno has scored 17 goals for Rayo Vallecano this season and could soon move to "
+         "Porto AGE: 27 CLUBS (League record only) Real Madrid (2006-09): 97 apps, 22 goals "
+         "Real Madrid (2008-09): 3 apps, 0 goals Valladolid (2009-13): 85 apps, 13 goals "
+         "Derby (loan, 2010-11): 29 apps, 5 goals Rayo Vallecano (2013-) 65 apps, 26 goals "
+         "Seventeen of the 35 goals that Rayo have scored this season have come from Bueno.")
+
+
+def test_a_stat_box_is_cut_out_and_dropped():
+    (s, e), = find_stat_boxes(BUENO)
+    assert BUENO[s:e].startswith("AGE: 27 CLUBS") and BUENO[s:e].endswith("65 apps, 26 goals")
+    pieces = split_fragments(BUENO, "dailymail")
+    assert pieces[0].endswith("move to Porto") and pieces[2].startswith("Seventeen of")
+    assert is_stat_box(pieces[1])
+    got = paragraph_pieces(BUENO, "dailymail")
+    assert [r.reason for _, r in got if r] == ["stat_box"]
+    assert all("apps" not in p for p, r in got if r is None)
+    # one entry is no box; counts in prose are no box
+    assert find_stat_boxes("He played for Derby (loan, 2010-11): 29 apps, 5 goals") == []
+    assert not is_stat_box("Bueno has scored 17 goals in 29 games for Rayo this season.")
+
+
+# real text, cnndm_test250 CNN articles 879e8cfb, 947b339a, d061579c: titles of linked
+# stories left glued to the next sentence where paragraphs are lost
+TSA = ("Authorities did not release their names. Giant security gap at airports: Lack of "
+       "criminal background checks The TSA called the incident deplorable. But during the "
+       "patdown, the male TSA officer used the palms of his hands, which violates TSA policy. "
+       "Former TSA agent sentenced for recording coworker All this came to light after an "
+       "anonymous tip from a TSA employee in November.")
+TSARNAEV = ("The jury will hear testimony and ultimately be tasked with deciding whether "
+            "Tsarnaev, 21, will be executed. A look at all of the charges Jurors will be asked "
+            "to weigh aggravating factors.")
+ARMENIA = ("He cited it as an example of why he was the kind of truth-telling candidate the "
+           "nation needed. 8 things to know about the mass killings of Armenians 100 years "
+           "ago In 2006, after the U.S. Ambassador to Armenia was recalled, he spoke. Turkish "
+           "Foreign Minister Mevlut Cavusoglu told CNN on Tuesday. Why Turkey won't say the "
+           "G-word when it comes to the Armenians In her Pulitzer Prize-winning book, she "
+           "wrote about it.")
+
+
+def test_cnn_link_headlines_are_cut_out_and_dropped():
+    def headlines(text):
+        return [text[s:e] for s, e in find_link_headlines(text)]
+    assert headlines(TSA) == ["Giant security gap at airports: Lack of criminal background "
+                              "checks", "Former TSA agent sentenced for recording coworker"]
+    assert headlines(TSARNAEV) == ["A look at all of the charges"]
+    assert headlines(ARMENIA) == [
+        "8 things to know about the mass killings of Armenians 100 years ago",
+        "Why Turkey won't say the G-word when it comes to the Armenians"]
+    kept = [p for p, r in paragraph_pieces(TSA, "cnn") if r is None]
+    assert kept == ["Authorities did not release their names.",
+                    "The TSA called the incident deplorable. But during the patdown, the male "
+                    "TSA officer used the palms of his hands, which violates TSA policy.",
+                    "All this came to light after an anonymous tip from a TSA employee in "
+                    "November."]
+    # Daily Mail captions are not link headlines: they stay (a caption is a sentence there)
+    assert split_fragments(TSA, "dailymail") == [TSA]
+
+
+def test_what_is_not_a_link_headline():
+    # real CNN prose: names, appositions and quotes go on (cnn_stories, cnndm_test250)
+    for text in ("Marseille prosecutor Brice Robin told CNN that so far no videos were used.",
+                 "The White House is billing the speech as a major address.",
+                 "Labor Secretary Elaine Chao called the ordeal heartbreaking.",
+                 "Three-time Formula One champion Niki Lauda said it was a burden.",
+                 "Relatives have said victim Ron Lane was gay, CNN affiliate WNCN reported."):
+        assert find_link_headlines(text) == [], text
+
+
+def test_link_headline_paragraphs_of_cnn_stories(corpus_dir):
+    # real rc-data paragraphs: linked stories' titles and a photo caption, no end stop
+    for p in ("Listen to Anne Frank's friends describe her concentration camp experience",
+              "People we've lost in 2015", "Check out the latest from our correspondents"):
+        assert is_link_headline(p, "cnn"), p
+        assert not is_link_headline(p, "dailymail")
+    for p in ("But there are some facts about Zarif that are less well-known. Here are six:",
+              "All 150 on board were killed.", "WASHINGTON (CNN) --"):
+        assert not is_link_headline(p, "cnn"), p
+    story = (corpus_dir / "cnn_stories" / "88e7dac40f3e6c159e4edc0747d0cc0f50886fbb.story")
+    from transforms.curation.readers import parse_story
+    raw = parse_story(story.read_bytes(), str(story), "public")
+    assert "People we've lost in 2015" in raw.paragraphs
+    article = clean_article(raw)
+    assert "People we've lost in 2015" not in article.paragraphs
+    assert all(_ends_like_text(p) for p in article.paragraphs)
+
+
+def _ends_like_text(p):
+    return len(p.split()) > 16 or p.rstrip("'\"”’)").endswith((".", "!", "?", ":"))
+
+
+def test_piece_rules_are_named_rules_with_reasons():
+    assert all(isinstance(r, Rule) for r in PIECE_RULES)
+    assert [r.reason for r in PIECE_RULES] == ["boilerplate", "stat_box", "link_headline"]
+    got = paragraph_pieces("E-mail to a friend", "cnn")
+    assert got[0][1].reason == "boilerplate"
+
+
+def test_real_articles_lose_stat_boxes_and_link_headlines(corpus_dir):
+    import json
+    rows = {json.loads(line)["id"][:8]: json.loads(line)
+            for line in open(corpus_dir / "cnndm_test250.jsonl")}
+    for key, gone in (("41988ddd", "97 apps, 22 goals"),
+                      ("879e8cfb", "Lack of criminal background checks"),
+                      ("947b339a", "A look at all of the charges"),
+                      ("d061579c", "8 things to know")):
+        r = rows[key]
+        a = clean_article(Article(r["id"], (r["article"],), tuple(r["highlights"]),
+                                  r["source"], r["url"], "public", "cnndm_test250.jsonl"))
+        assert not any(gone in p for p in a.paragraphs), key
+        assert len(" ".join(a.paragraphs)) > 0.8 * len(r["article"]), key   # only that went
+
+
+def test_photo_positions_between_commas_are_dropped():
+    # real Daily Mail captions (cnndm_test250 articles 30af4b52, 113e651a, 4323850b)
+    assert strip_photo_positions(
+        "Aliesha Peterson, 22, first started exercising in August 2013, left; as of April "
+        "2015, right, she has lost nearly 20lbs") == (
+        "Aliesha Peterson, 22, first started exercising in August 2013; as of April 2015 "
+        "she has lost nearly 20lbs")
+    assert strip_photo_positions("Abase Hussen, left, took his daughter Amira, right, to a "
+                                 "demonstration") == \
+        "Abase Hussen took his daughter Amira to a demonstration"
+    assert strip_photo_positions("Ryan, left, and Rhodri Giggs as children") == \
+        "Ryan and Rhodri Giggs as children"
+    assert strip_photo_positions("He turned left, then right.") == "He turned left, then right."

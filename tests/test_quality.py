@@ -12,7 +12,10 @@ def real_queries(corpus_dir, annotator):
     path = corpus_dir / "cnndm_test250.jsonl"
     with open(path, "rb") as f:
         articles = [a for a in readers.parse_jsonl(f, str(path), "public")
-                    if not isinstance(a, dict)][:80]
+                    if not isinstance(a, dict)]
+    # the first 80, and the stat box (41988ddd) and "German Formula 4" (6fc09e0d) articles
+    articles = articles[:80] + [a for a in articles[80:]
+                                if a.article_id.startswith(("41988ddd", "6fc09e0d"))]
     queries, counts = quality.run_chain(articles, annotator, "record")
     return articles, queries, counts
 
@@ -21,9 +24,10 @@ def test_no_artefacts_and_no_titled_answers(real_queries):
     articles, queries, counts = real_queries
     assert len(queries) > 2 * len(articles), counts
     found = quality.artefacts(queries, quality.tokenizer())
-    for key in ("caption_label_opening", "answer_with_title") + quality.ARTEFACTS:
+    for key in ("caption_label_opening", "answer_with_title", "position_between_commas") \
+            + quality.ARTEFACTS:
         assert found.get(key, 0) == 0, (key, found)
-    assert found["over_60_share"] <= 0.02, found
+    assert found["over_60_share"] <= 0.01, found
 
 
 def test_queries_are_whole_sentences(real_queries):
@@ -41,6 +45,18 @@ def test_record_profile_keeps_more_than_the_paper_profile(real_queries, annotato
     paper, _ = quality.run_chain(articles[:40], annotator, "paper")
     record = [q for q in queries if q["article_id"] in {a.article_id for a in articles[:40]}]
     assert len(record) > len(paper)
+
+
+def test_no_stat_box_link_headline_or_glued_caption_query(real_queries):
+    # real failures of the first reading (issue 12): a Daily Mail stat box ("97 apps, 22
+    # goals"), a caption glued to the body ("later this month O'Neill told Betfred"), a CNN
+    # link headline ("Lack of criminal background checks The TSA called"), a name cut out
+    # of "German Formula 4"
+    _, queries, _ = real_queries
+    for q in queries:
+        text = q["query"]
+        assert " apps, " not in text and "this month O'Neill" not in text, text
+        assert "@placeholder Formula" not in text, text
 
 
 def test_caption_detector_of_the_benchmark():

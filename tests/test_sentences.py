@@ -142,3 +142,80 @@ def test_glued_captions_are_split_but_titles_are_not(annotator):
     assert got[1].startswith("The cost of divorce")
     text = "Babineau told The Sun that he had seen the film The Dark Knight three times."
     assert len(sentences_of(annotator, text)) == 1
+
+
+# ---- glued captions, names with numbers, lists (boundaries.py; follow-up of issue 12) ---
+def test_a_caption_ends_where_the_body_names_its_person_again(annotator):
+    # real cnndm_test250 text (20b231e5, 30af4b52): a Daily Mail caption glued to the body
+    text = ("Jonjo O'Neill hopes jockey AP McCoy rides Shutthefrontdoor to Grand National "
+            "success later this month O'Neill told Betfred: 'Shutthefrontdoor is in great "
+            "form.'")
+    got = sentences_of(annotator, text)
+    assert got[0].endswith("success later this month")
+    assert got[1].startswith("O'Neill told Betfred")
+    text = ("Aliesha Peterson, 22, first started exercising in August 2013; as of April 2015 "
+            "she has lost nearly 20lbs and gained a six-pack Aliesha wasn't always a fan of "
+            "working out - and explained that she didn't start hitting the gym to look better.")
+    assert sentences_of(annotator, text)[1].startswith("Aliesha wasn't always")
+
+
+def test_names_beside_a_role_or_said_once_are_not_cut(annotator):
+    # real CNN and Daily Mail sentences: an apposition, a name after a thought verb, a name
+    # said once; none is a caption's end
+    for text in ("Both of the TSA officers investigated have been fired, TSA special agent "
+                 "Charles Stone told police.",
+                 "John Carver looks on as his Newcastle United struggle against rivals "
+                 "Sunderland in the Tyne-Wear derby Head coach John Carver said before the "
+                 "game he had a secret motivational tactic up his sleeve.",
+                 "The next time he spoke with him, more than two months had passed and the "
+                 "younger Jordan was on a German-flagged container ship.",
+                 "Everton manager Martinez felt Coleman had been barged by home striker Gomis "
+                 "in the second half of the game."):
+        got = sentences_of(annotator, text)
+        assert len(got) == 1, got
+
+
+def test_number_words_in_names_are_not_sentence_starts(annotator):
+    # real cnndm_test250 text (6fc09e0d): "Three-time Formula | One champion" was cut
+    text = ("Three-time Formula One champion Niki Lauda said: 'Of course, the public will be "
+            "watching him.' Seven-time Formula One champion Michael is recovering.")
+    got = sentences_of(annotator, text)
+    assert len(got) == 2 and got[1].startswith("Seven-time Formula One champion")
+
+
+def test_a_glued_quote_may_run_over_several_sentences(annotator):
+    # real cnndm_test250 text (a1082205): a caption glued to a long quote
+    text = ("Neil was playing with fellow countryman and former Masters winner Sandy Lyle 'It "
+            "deserves all the respect it gets. It's the best in the world, the toughest in the "
+            "world.")
+    got = sentences_of(annotator, text)
+    assert got[0].endswith("Sandy Lyle") and got[1].startswith("'It deserves")
+    # a quoted name in a sentence is no quoted sentence (50f3f06b; cnn_stories Vick story)
+    text = ("Critics also point out that as First Lady, she did not oppose her husband "
+            "signing 'Don't Ask Don't Tell,' which banned being openly gay in the military.")
+    assert len(sentences_of(annotator, text)) == 1
+    text = ("Vick did not receive any of the proceeds from the purses that were won by 'Bad "
+            "Newz Kennels.' He agreed to pay.")
+    assert sentences_of(annotator, text)[0].endswith("Kennels.'")
+
+
+def test_a_numbered_list_is_cut_at_its_numbers(annotator):
+    # real cnndm_test250 text (56fbcd07): a Daily Mail list with its line breaks lost
+    text = ("Manny's favourite snack have bet $1m on him 7. Manny loves his Butterfinger "
+            "Peanut Butter Cups. 8. Over the past 12 months Manny has met with President "
+            "Obama 9. Pacman accompanies Manny on all his morning runs. He was born in 1978. "
+            "Then he boxed.")
+    got = sentences_of(annotator, text)
+    assert "Manny loves his Butterfinger Peanut Butter Cups." in got
+    assert "7." in got and "8." in got and "9." in got
+    assert "He was born in 1978." in got     # a year is no list number
+
+
+def test_a_glued_quote_with_a_late_attribution(annotator):
+    # real cnndm_test250 text (37c6e609): a caption, then a quote said by a titled name
+    text = ("This was Vonn's second day in a row cheering on Woods 'I'm still right there,' "
+            "14-time major winner Woods said of his position going into the weekend.")
+    got = sentences_of(annotator, text)
+    assert got == ["This was Vonn's second day in a row cheering on Woods",
+                   "'I'm still right there,' 14-time major winner Woods said of his position "
+                   "going into the weekend."]

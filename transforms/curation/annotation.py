@@ -3,8 +3,8 @@
 `Annotator` wraps one spaCy pipeline; the Beam DoFn loads it once per worker in `setup()`.
 Only the components NER and sentence splitting need are run. spaCy's output is then made
 to read as ReCoRD's: sentence boundaries corrected (`boundaries.py`), entity spans marked
-as ReCoRD marks them (`entities.py`), and one label per name across the article, every
-occurrence tagged (`consistency.py`).
+as ReCoRD marks them (`entities.py`; names of several words, `compounds.py`), and one
+label per name across the article, every occurrence tagged (`consistency.py`).
 """
 import string
 from dataclasses import dataclass, field
@@ -13,6 +13,7 @@ from transforms.core.config import setting
 from transforms.curation.articles import Article
 from transforms.curation.boundaries import fix_starts
 from transforms.curation.consistency import consistent_mentions
+from transforms.curation.compounds import numbered_name
 from transforms.curation.entities import mark_span
 from transforms.curation.spacy_runtime import import_spacy
 
@@ -121,7 +122,10 @@ def _draft_from_doc(doc, entity_labels) -> _Draft:
     for ent in doc.ents:
         if ent.label_ not in labels:
             continue
-        for s, e, lab in mark_span(text, ent.start_char, ent.end_char, ent.label_,
+        number_label = doc[ent.end].ent_type_ if ent.end < len(doc) else ""
+        end, label = numbered_name(text, ent.start_char, ent.end_char, ent.label_,
+                                   number_label)
+        for s, e, lab in mark_span(text, ent.start_char, end, label,
                                    ent.start_char in sentence_chars):
             mentions.append(Mention(s, e, text[s:e], lab))
     return _Draft(text, len(tokens), sentences, mentions)

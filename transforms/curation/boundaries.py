@@ -14,12 +14,26 @@ the middle nor two sentences merged:
   punctuation between ("... than a colleague The cost of divorce ..."), unless the word
   before it introduces a title ("told The Sun", "in The Times", "film The Dark Knight");
   so does a quoted sentence glued to a caption ("... his first start ‘Here he's brought
-  the lads in.’"), unless a speech verb introduces it ("said ‘I am fine.’").
+  the lads in.’", also one running on over several sentences), unless a speech verb or
+  a preposition introduces it ("said ‘I am fine.’", "won by 'Bad Newz Kennels.'") or it
+  is a quoted name followed by a comma and no attribution ("'Don't Ask Don't Tell,'
+  which banned ...");
+- a number word after a capitalised word is part of a name ("Formula One champion");
+- a caption's end is found where the body's sentence opens with a name the caption has
+  just given, after a plain word ("... success later this month O'Neill told Betfred:
+  ..."; `glued_name_start`);
+- a Daily Mail numbered list with its line breaks lost ("... on him 7. Manny loves ...
+  Cups. 8. Over the past ...") is cut at its numbers, each number a sentence of its own
+  (`list_numbers`).
 
 Tokens are (text, space_after) pairs of non-space tokens; `fix_starts` returns the token
 indices that start sentences.
 """
 from typing import List, Sequence, Tuple
+
+from transforms.curation.wordlists import (ATTRIBUTION_VERBS, CONTINUING_WORDS,  # noqa: F401
+                                           NUMBER_WORDS, OPENING_VERBS, SENTENCE_OPENERS,
+                                           SPEECH_VERBS, TITLE_INTRODUCERS)
 
 Token = Tuple[str, bool]   # text, followed by whitespace
 
@@ -30,27 +44,6 @@ CLOSERS_ONLY = frozenset({"’", "”", "»", "''"})
 CLOSING_PUNCT = frozenset({",", ";", ":", ")", "]", "}", "%", "-", "--", "–", "—", "...",
                            "…", "'s", "’s", "n't", "'re", "'ve", "'ll", "'d", "'m"})
 NON_TERMINAL_ENDS = frozenset({"...", "…", "[", "(", "{", ",", ";", "-", "--", "–", "—"})
-# capitalised words that open a sentence and rarely start a name or a title
-SENTENCE_OPENERS = frozenset({
-    "The", "A", "An", "But", "However", "He", "She", "It", "They", "We", "His", "Her",
-    "Their", "Its", "This", "These", "Those", "There", "After", "When", "While", "Although",
-    "And", "Some", "Many", "Meanwhile", "Now", "Earlier", "Later", "Yesterday", "Today",
-    "Both", "Police", "Officials", "Experts", "Researchers", "Scientists", "According",
-    "Speaking", "Despite", "During", "Since", "Following", "If", "Pictured", "Last",
-    "Yet", "So", "Instead", "Other", "Others", "Most", "Several", "Another", "One",
-    "That", "What", "Then", "Once", "Even", "Still", "Also", "Only", "Two", "Three", "Every",
-    "Each", "Neither", "Nor", "Though", "Because", "Before", "Under", "Over", "Among",
-    "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve", "Thirteen",
-    "Fourteen", "Fifteen", "Sixteen", "Seventeen", "Eighteen", "Nineteen", "Twenty",
-})
-# words after which a capitalised "The"/"A" is a title's first word, not a sentence start
-TITLE_INTRODUCERS = frozenset({
-    "told", "tells", "in", "of", "by", "to", "for", "on", "at", "from", "with", "the", "and",
-    "or", "called", "named", "titled", "entitled", "read", "reads", "wrote", "starred",
-    "film", "movie", "book", "novel", "song", "single", "album", "show", "series", "play",
-    "newspaper", "paper", "magazine", "programme", "program", "musical", "hit", "track",
-    "about", "as", "like", "into", "than", "said", "says", "via", "featuring", "feat",
-})
 
 
 def _is_opening_quote(tokens: Sequence[Token], i: int) -> bool:
@@ -122,32 +115,89 @@ def _glued_start(tokens: Sequence[Token], s: int) -> bool:
         return False
     if prev.lower() in TITLE_INTRODUCERS:
         return False
+    if word in NUMBER_WORDS and prev[:1].isupper():
+        return False          # "Formula One champion", "League Two side": a name goes on
     return nxt[:1].islower() or nxt == ","
 
 
-SPEECH_VERBS = frozenset({
-    "said", "says", "say", "told", "added", "adds", "explained", "insisted", "claimed",
-    "wrote", "writes", "admitted", "tweeted", "warned", "stated", "that", "saying", "declared",
-    "replied", "asked", "shouted", "joked", "posted", "reads", "read", "calling", "called",
-    "dubbed", "as", "of", "with", "the", "a", "an", "and", "or", "but", "was", "is", "be",
-})
+def list_numbers(tokens: Sequence[Token]) -> frozenset:
+    """Token indices of a numbered list's numbers: a number glued to a full stop, then a
+    capitalised word, where the number before or after it is one too ("... bet $1m on
+    him 7. Manny loves his Butterfinger Peanut Butter Cups. 8. Over the past ..."; a Daily
+    Mail list with its line breaks lost). "He was born in 1994. Then" is no list."""
+    found = {}
+    for i in range(len(tokens) - 2):
+        text = tokens[i][0]
+        if text.isdigit() and len(text) <= 2 and not tokens[i][1] \
+                and tokens[i + 1][0] == "." and tokens[i + 2][0][:1].isupper():
+            found[i] = int(text)
+    values = set(found.values())
+    return frozenset(i for i, v in found.items() if v - 1 in values or v + 1 in values)
+
+
+def _after_list_number(tokens: Sequence[Token], i: int, numbers: frozenset) -> bool:
+    """A list's number is a sentence of its own: one starts at it and after its stop."""
+    return i in numbers or (i >= 2 and i - 2 in numbers)
+
+
 MAX_QUOTE_TOKENS = 120
+ATTRIBUTION_WINDOW = 9    # "'I'm still right there,' 14-time major winner Woods said"
 
 
 def _glued_quote(tokens: Sequence[Token], i: int) -> bool:
     """A quoted sentence glued to a caption: "... his first start ‘Here he’s brought the
-    lads in.’" (an opening quote after a word with no punctuation, the quote a sentence)."""
+    lads in.’" (an opening quote after a word with no punctuation, the quote a sentence),
+    also when the quote runs on over several sentences ("... former Masters winner Sandy
+    Lyle 'It deserves all the respect it gets. It's the best in the world ...")."""
     if i < 1 or not _is_opening_quote(tokens, i) or i + 1 >= len(tokens):
         return False
     prev = tokens[i - 1][0]
-    if not tokens[i - 1][1] or not prev[-1:].isalnum() or prev.lower() in SPEECH_VERBS:
+    if not tokens[i - 1][1] or not prev[-1:].isalnum() or prev.lower() in SPEECH_VERBS \
+            or prev.lower() in TITLE_INTRODUCERS:    # "won by 'Bad Newz Kennels.'"
         return False
     if not tokens[i + 1][0][:1].isupper():
         return False
     for j in range(i + 2, min(len(tokens), i + MAX_QUOTE_TOKENS)):
         text = tokens[j][0]
         if text in QUOTES and not _is_opening_quote(tokens, j):
-            return j - i > 4 and tokens[j - 1][0] in TERMINALS | {","}
+            # "'It is bad,' he said", not "'Don't Ask Don't Tell,' which"
+            if tokens[j - 1][0] == ",":
+                return j - i > 4 and any(t in ATTRIBUTION_VERBS
+                                         for t, _ in tokens[j + 1:j + ATTRIBUTION_WINDOW])
+            return j - i > 4 and tokens[j - 1][0] in TERMINALS
+        if text in TERMINALS and j - i > 4 and j + 1 < len(tokens) \
+                and tokens[j + 1][0][:1].isupper():
+            return True       # the quote's first sentence ends inside it
+    return False
+
+
+MIN_CAPTION_TOKENS = 6
+MAX_NAME_TOKENS = 3
+
+
+def glued_name_start(tokens: Sequence[Token], start: int, i: int) -> bool:
+    """A Daily Mail caption glued to the body: the body's sentence opens with a name the
+    caption has just given, after a plain word with no punctuation between ("Jonjo O'Neill
+    hopes jockey AP McCoy rides Shutthefrontdoor to Grand National success later this
+    month O'Neill told Betfred: ..."; "Aliesha Peterson, 22, ... gained a six-pack Aliesha
+    wasn't always a fan ..."). Token i opens the sentence when: the word before it is a
+    lower-case word that does not carry the sentence on (`CONTINUING_WORDS`); a name of up
+    to three capitalised tokens follows, then a verb a sentence opens with; one of the
+    name's words is already in the sentence (from `start`), at least six tokens back. A
+    name said twice in one sentence with no punctuation between is two pieces of text."""
+    if i - start < MIN_CAPTION_TOKENS or not tokens[i - 1][1]:
+        return False
+    prev, word = tokens[i - 1][0], tokens[i][0]
+    if not (prev[:1].islower() and prev[-1:].isalnum()) or prev in CONTINUING_WORDS:
+        return False
+    if not word[:1].isupper() or word in SENTENCE_OPENERS or word == "I":
+        return False
+    seen = {t for t, _ in tokens[start:i - 1]}
+    for k in range(i, min(i + MAX_NAME_TOKENS, len(tokens) - 1)):
+        if not tokens[k][0][:1].isupper():
+            return False
+        if tokens[k + 1][0] in OPENING_VERBS:
+            return any(tokens[n][0] in seen for n in range(i, k + 1))
     return False
 
 
@@ -166,18 +216,21 @@ def fix_starts(tokens: Sequence[Token], starts: Sequence[int]) -> List[int]:
             moved.add(s)
     candidates = moved
     proposed = set(candidates)
+    numbers = list_numbers(tokens)
     for i in range(1, n):
         if _is_opening_quote(tokens, i) and _ends_sentence(tokens, i - 1) \
                 and i + 1 < n and tokens[i + 1][0][:1].isupper():
             candidates.add(i)
-        elif _glued_start(tokens, i) or _glued_quote(tokens, i):
+        elif _glued_start(tokens, i) or _glued_quote(tokens, i) \
+                or _after_list_number(tokens, i, numbers):
             candidates.add(i)
     kept = [0]
     ordered = sorted(candidates)
     for k, s in enumerate(ordered):
         end = ordered[k + 1] if k + 1 < len(ordered) else n
-        if _valid_start(tokens, s, end, s in proposed):
+        if s in numbers or _valid_start(tokens, s, end, s in proposed):
             kept.append(s)
+    kept = _split_glued_names(tokens, kept)
     # a sentence with no word (a stray quote or bracket) joins the one before it
     out = []
     for k, s in enumerate(kept):
@@ -185,4 +238,18 @@ def fix_starts(tokens: Sequence[Token], starts: Sequence[int]) -> List[int]:
         if out and not any(any(c.isalnum() for c in t) for t, _ in tokens[s:end]):
             continue
         out.append(s)
+    return out
+
+
+def _split_glued_names(tokens: Sequence[Token], starts: List[int]) -> List[int]:
+    """Each sentence cut again wherever `glued_name_start` finds a caption's end."""
+    out = []
+    for k, s in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(tokens)
+        out.append(s)
+        current = s
+        for i in range(s + 1, end):
+            if glued_name_start(tokens, current, i):
+                out.append(i)
+                current = i
     return out

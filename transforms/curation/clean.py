@@ -4,7 +4,9 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from transforms.curation.articles import Article
+from transforms.curation.fragments import NOT_LINK_HEADLINE, NOT_STAT_BOX, split_fragments
 from transforms.core.config import setting
+from transforms.core.rules import Rule, first_rejection
 from transforms.core.schema import rejected_row
 
 STAGE = "clean"
@@ -45,6 +47,10 @@ _POSITION_WORDS = (r"(?:pictured|left|right|centre|center|above|below|top|bottom
 _PHOTO_POSITION = re.compile(
     r"\s*\((?:pictured\b[^()]{0,80}|" + _POSITION_WORDS + r"(?:[ ,-]+" + _POSITION_WORDS
     + r")*)\)", re.IGNORECASE)
+# the same between commas, as Daily Mail captions also write them: "Abase Hussen, left,
+# took his daughter Amira, right, to a demonstration"
+_COMMA_POSITION = re.compile(r",\s(?:(?:far|top|bottom|centre|center) )?(?:left|right|centre|"
+                             r"center|above|below|pictured|inset)(?:,(?=\s)|(?=[;.]))")
 # A caption label: a short label and a colon opening a photo caption ("Lurking: Smith was
 # outside"), at the start, after a sentence, or glued to the text before it.
 _LABEL_COLON = re.compile(r"(?<=[\w'’)]): (?=[A-Z0-9'‘\"“])")
@@ -113,8 +119,9 @@ def strip_dailymail_byline(text: str) -> str:
 
 
 def strip_photo_positions(text: str) -> str:
-    """'Smith (pictured) and Jones (far left)' -> 'Smith and Jones'."""
-    return _PHOTO_POSITION.sub("", text)
+    """'Smith (pictured) and Jones (far left)' -> 'Smith and Jones'; 'Hussen, left, took
+    his daughter Amira, right, to' -> 'Hussen took his daughter Amira to'."""
+    return _COMMA_POSITION.sub("", _PHOTO_POSITION.sub("", text))
 
 
 def _is_label(label: list) -> bool:
@@ -215,6 +222,23 @@ def infer_source(article: Article, raw_first_paragraph: str = "") -> Optional[st
     return "unknown"
 
 
+NOT_BOILERPLATE = Rule("not_boilerplate", "boilerplate",
+                       lambda piece, source, c: not is_boilerplate(piece))
+# pieces of a paragraph that are not text of the story (fragments.py): dropped by clean
+PIECE_RULES = (NOT_BOILERPLATE, NOT_STAT_BOX, NOT_LINK_HEADLINE)
+
+
+def paragraph_pieces(paragraph: str, source: Optional[str]) -> list:
+    """(piece, Reject or None) for each piece of a cleaned paragraph: stat boxes and CNN
+    link headlines cut out (fragments.py), then captions (`split_captions`); a piece with
+    a Reject is not text of the story (`PIECE_RULES`)."""
+    out = []
+    for fragment in split_fragments(paragraph, source):
+        for piece in split_captions(fragment):
+            out.append((piece, first_rejection(PIECE_RULES, piece, source)))
+    return out
+
+
 def clean_article(article: Article, config: CleanConfig = CleanConfig()) -> Union[Article, dict]:
     """The cleaned article, or a rejected row with the reason it cannot become a passage."""
     def reject(reason, detail=None):
@@ -225,6 +249,7 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig()) -> Unio
         return reject("article_too_long",
                       f"{article.n_chars} characters > {config.max_article_chars}")
     raw_first = article.paragraphs[0] if article.paragraphs else ""
+    source = infer_source(article, raw_first)
     paragraphs, head = [], True
     for i, p in enumerate(article.paragraphs):
         if head:   # byline pieces may fill the first paragraphs
@@ -233,9 +258,7 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig()) -> Unio
         p = clean_paragraph(p)
         if i == len(article.paragraphs) - 1:
             p = strip_trailing_credit(p)
-        for piece in split_captions(p):
-            if not is_boilerplate(piece):
-                paragraphs.append(piece)
+        paragraphs += [piece for piece, dropped in paragraph_pieces(p, source) if not dropped]
     highlights = tuple(h for h in (clean_paragraph(h) for h in article.highlights) if h)
     if not paragraphs and not highlights:
         return reject("empty_article", "no text after cleaning")
@@ -243,5 +266,4 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig()) -> Unio
         return reject("only_highlights", f"{len(highlights)} highlights and no body")
     if len(highlights) < config.min_highlights:
         return reject("no_highlights", f"{len(paragraphs)} paragraphs and no @highlight")
-    return article.with_(paragraphs=tuple(paragraphs), highlights=highlights,
-                         source=infer_source(article, raw_first))
+    return article.with_(paragraphs=tuple(paragraphs), highlights=highlights, source=source)

@@ -7,7 +7,11 @@ An NER model tags a name in one sentence and misses it in the next; ReCoRD's spa
 - a string carries one label across the article, the one it gets most often;
 - a person's surname alone is a mention of a person ("Ward" for "Kelli Ward");
 - a hyphen-joined pair whose two sides are entities of the article on their own is two
-  mentions ("Los Angeles-San Francisco").
+  mentions ("Los Angeles-San Francisco"), and so is a possessive pair ("Tom Wood's
+  Northampton");
+- a name of several words is tagged whole at every occurrence, over the shorter mentions
+  the model made inside it ("ADAC Formula 4", not "Formula" alone);
+- a demonym right before a name made with a number is part of it ("German Formula 4").
 Not propagated: a one-word string that also appears in lower case in the article (a common
 word capitalised at a sentence start: "Drew up plans" / "drew"), month and day names.
 Mentions are (start, end, label) triples, offsets inside their segment's text.
@@ -17,7 +21,8 @@ import re
 from typing import List, Sequence, Tuple
 
 from transforms.curation.countries import country_of
-from transforms.curation.entities import split_hyphen_pair
+from transforms.curation.compounds import ends_in_number, split_hyphen_pair, \
+    split_possessive_pair
 
 Triple = Tuple[int, int, str]
 
@@ -54,11 +59,13 @@ def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple
     for text, mentions in zip(texts, mention_lists):
         out = []
         for s, e, label in mentions:
+            others = known - {text[s:e]}
             if "-" in text[s:e]:
-                out += [(a, b, label) for a, b in split_hyphen_pair(
-                    text, s, e, (known - {text[s:e]}) | countries | _country_words(text[s:e]))]
+                pieces = split_hyphen_pair(text, s, e,
+                                           others | countries | _country_words(text[s:e]))
             else:
-                out.append((s, e, label))
+                pieces = split_possessive_pair(text, s, e, others | countries)
+            out += [(a, b, label) for a, b in pieces]
         split_lists.append(out)
     labels = majority_labels(texts, split_lists)
     for name, label in list(labels.items()):
@@ -71,19 +78,48 @@ def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple
                    key=lambda n: (-len(n), n))
     result = []
     for text, mentions in zip(texts, split_lists):
-        taken = sorted((s, e) for s, e, _ in mentions)
-        added = []
-        for name in names:
+        current = {}
+        for s, e, lab in mentions:
+            current.setdefault((s, e), lab)
+        for name in names:     # longest first
             if name not in text:
                 continue
             pattern = r"(?<![\w'’#@-])" + re.escape(name) + r"(?![\w-])"
             for m in re.finditer(pattern, text):
-                if not any(s < m.end() and m.start() < e for s, e in taken):
-                    added.append((m.start(), m.end(), labels[name]))
-                    taken.append((m.start(), m.end()))
-        merged = [(s, e, labels.get(text[s:e], lab)) for s, e, lab in mentions] + added
-        result.append(sorted(set(merged)))
+                inside = whole_name_over(current, m.start(), m.end(), " " in name)
+                if inside is not None:
+                    for k in inside:
+                        del current[k]
+                    current[(m.start(), m.end())] = labels[name]
+        merged = sorted((s, e, labels.get(text[s:e], lab)) for (s, e), lab in current.items())
+        result.append(join_demonym_names(text, merged))
     return result
+
+
+def whole_name_over(current: dict, start: int, end: int, several_words: bool):
+    """The mentions an occurrence of a known name replaces: none when it overlaps nothing;
+    for a name of several words, the shorter mentions lying inside it; None (the
+    occurrence is not tagged) when it crosses a mention or is one already."""
+    overlapping = [k for k in current if k[0] < end and start < k[1]]
+    if not overlapping:
+        return []
+    if several_words and all(start <= s and e <= end and (s, e) != (start, end)
+                             for s, e in overlapping):
+        return overlapping
+    return None
+
+
+def join_demonym_names(text: str, mentions: List[Triple]) -> List[Triple]:
+    """"German" + "Formula 4" -> "German Formula 4": a demonym (NORP) right before a name
+    made with a number is part of that name."""
+    out = []
+    for s, e, label in mentions:
+        if out and out[-1][2] == "NORP" and text[out[-1][1]:s] == " " \
+                and ends_in_number(text[s:e]):
+            out[-1] = (out[-1][0], e, label)
+        else:
+            out.append((s, e, label))
+    return out
 
 
 def _country_words(span: str) -> set:

@@ -13,10 +13,13 @@ ReCoRD's spans (AllenNLP NER, CoNLL-2003 conventions) differ from spaCy's raw on
 - names: a span with no capital letter ("septum", "turkey") is not a name.
 Datelines keep their entity: the real samples mark "CNN" in "(CNN)" and in
 "Caracas, Venezuela (CNN) --".
+Names of several words: compounds.py (kept whole over a number, "Formula 4"; split at a
+preposition between two names, "Rayo against Real Madrid"), consistency.py.
 """
 import re
 from typing import List, Optional, Tuple
 
+from transforms.curation.compounds import split_at_preposition, split_hyphen_pair  # noqa: F401
 from transforms.curation.names import ROLE_TITLES, ROYAL_TITLES, TITLE_ABBREVIATIONS, \
     TITLE_NOUNS, TITLE_PARTS
 
@@ -148,13 +151,21 @@ def _strip_possessive(text: str, start: int, end: int) -> int:
     return end
 
 
+_QUOTE_GAP = re.compile(r"[\w.]['’\"”] (?=[A-Z])")
+
+
 def _pieces(text: str, start: int, end: int) -> List[Tuple[int, int]]:
-    """Split at a colon (the part before it), a spaced dash and a comma list."""
+    """Split at a colon (the part before it), a closing quote ("voting Labour' Eddie
+    Izzard": the quote ends the first name), a spaced dash and a comma list."""
     span = text[start:end]
     i = span.find(": ")
     if i > 0:
         end = start + i
         span = text[start:end]
+    m = _QUOTE_GAP.search(span)
+    if m:
+        return _pieces(text, start, start + m.start() + 1) + \
+            _pieces(text, start + m.end(), end)
     parts, cursor = [], start
     for m in _DASH.finditer(span):
         parts.append((cursor, start + m.start()))
@@ -170,6 +181,10 @@ def _pieces(text: str, start: int, end: int) -> List[Tuple[int, int]]:
     return [(s, e) for s, e in out if e > s]
 
 
+# labels whose names are titles and may hold any word ("Gone with the Wind")
+TITLED_LABELS = frozenset({"WORK_OF_ART", "EVENT", "LAW", "PRODUCT"})
+
+
 def mark_span(text: str, start: int, end: int, label: str,
               sentence_start: bool = False) -> List[Span]:
     """ReCoRD's spans for one raw NER span: none, one, or several (a list)."""
@@ -178,6 +193,8 @@ def mark_span(text: str, start: int, end: int, label: str,
         return []     # tokenisation junk: "said:'Oh"
     out = []
     pieces = _pieces(text, start, end)
+    if label not in TITLED_LABELS:
+        pieces = [p for s, e in pieces for p in split_at_preposition(text, s, e)]
     for s, e in pieces:
         first = sentence_start and s == start
         span = _one(text, s, e, label, first)
@@ -202,6 +219,11 @@ def _one(text: str, start: int, end: int, label: str, sentence_start: bool) -> O
     return (start, end, label)
 
 
+# words the model takes for names in quoted speech and lyrics ("the "Bye, Bye" chorus")
+INTERJECTIONS = frozenset({"bye", "hello", "hi", "oh", "ah", "hey", "wow", "yes", "no", "ok",
+                           "okay", "thanks", "please", "sorry", "yeah", "amen", "cheers"})
+
+
 def is_name(span: str) -> bool:
     """A span that can be a named entity: a capital letter or a leading digit ("9/11",
     "2014 World Cup"), not a lone title or title words ("State", "Dr"), not only
@@ -213,19 +235,8 @@ def is_name(span: str) -> bool:
         return False
     if span[:1].isdigit() and not _CAP.search(span):
         return False
-    return True
+    return span.lower() not in INTERJECTIONS
 
 
 def is_royal_title(word: str) -> bool:
     return word.strip(".").lower() in ROYAL_TITLES
-
-
-def split_hyphen_pair(text: str, start: int, end: int, known: set) -> List[Tuple[int, int]]:
-    """'Los Angeles-San Francisco' -> two spans when both sides are entities of the article
-    (or countries); 'Louis-Dreyfus' and 'Auschwitz-Birkenau' stay whole."""
-    span = text[start:end]
-    for m in re.finditer(r"(?<=[a-z.])-(?=[A-Z])", span):
-        left, right = span[:m.start()], span[m.end():]
-        if left in known and right in known:
-            return [(start, start + m.start()), (start + m.end(), end)]
-    return [(start, end)]
