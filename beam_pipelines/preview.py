@@ -37,7 +37,7 @@ def load_rows(files: list) -> list:
     tables = []
     for path in files:
         with fsspec.open(path, "rb") as f:
-            table = pq.read_table(f)
+            table = pq.read_table(f, use_threads=False)  # see io_utils.read_parquet
         missing = [c for c in COLUMNS if c not in table.column_names]
         if missing:
             raise ValueError(f"{path} has no column(s) {', '.join(missing)}: not a file of "

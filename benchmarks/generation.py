@@ -23,14 +23,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 from benchmarks import corpus
+from benchmarks.procmon import (TreeMonitor, _children_usage, _hwm_bytes,  # noqa: F401
+                               machine_busy_s, wait_quiet)
 
 REPO = corpus.REPO
-PAGE = os.sysconf("SC_PAGE_SIZE")
-TICK = os.sysconf("SC_CLK_TCK")
 
 # Runs generate.run in a fresh interpreter and reports its own timings and rusage.
 JOB_SCRIPT = r"""
@@ -53,131 +52,6 @@ with open(sys.argv[1], "w") as f:
 """
 
 BUSY_SCRIPT = "s = 0\nfor i in range(%d): s += i * i\n"
-
-
-# ---------------------------------------------------------------- process-tree sampling
-def _proc_stat(pid):
-    """(ppid, cpu seconds) of a live process, or None."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return int(fields[1]), (int(fields[11]) + int(fields[12])) / TICK
-    except (OSError, IndexError, ValueError):
-        return None
-
-
-def machine_busy_s():
-    """CPU seconds the whole machine has been busy (all cores, /proc/stat)."""
-    try:
-        with open("/proc/stat") as f:
-            v = [int(x) for x in f.readline().split()[1:]]
-        return (sum(v) - v[3] - v[4]) / TICK
-    except (OSError, IndexError, ValueError):
-        return None
-
-
-def _hwm_bytes(pid):
-    """VmHWM: the process's own peak RSS. (ru_maxrss is no use for a child: Linux carries
-    the parent's peak through fork and exec, so a lean job reports its launcher's peak.)"""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, IndexError, ValueError):
-        pass
-    return 0
-
-
-def _rss_bytes(pid):
-    try:
-        with open(f"/proc/{pid}/statm") as f:
-            return int(f.read().split()[1]) * PAGE
-    except (OSError, IndexError, ValueError):
-        return 0
-
-
-class TreeMonitor(threading.Thread):
-    """Samples a process and all its descendants every `interval` seconds: peak of the
-    summed RSS (what the job holds at once, workers included), peak RSS of any one
-    process, the number of processes, and CPU seconds (last sample of each process).
-    Also the machine's busy CPU seconds over the run, to tell how much other people's
-    processes took (`other_cpu_s`)."""
-
-    def __init__(self, pid, interval=0.2):
-        super().__init__(daemon=True)
-        self.root, self.interval = pid, interval
-        self.peak_tree_rss = 0
-        self.peak_proc_rss = 0
-        self.peak_proc_hwm = 0
-        self.max_procs = 0
-        self.cpu = {}
-        self.busy_start = machine_busy_s()
-        self.busy_s = None
-        self._stop_event = threading.Event()
-
-    def _tree(self):
-        parent = {}
-        for name in os.listdir("/proc"):
-            if name.isdigit():
-                st = _proc_stat(int(name))
-                if st:
-                    parent[int(name)] = st
-        tree, frontier = {self.root}, [self.root]
-        children = {}
-        for pid, (ppid, _) in parent.items():
-            children.setdefault(ppid, []).append(pid)
-        while frontier:
-            for c in children.get(frontier.pop(), []):
-                if c not in tree:
-                    tree.add(c)
-                    frontier.append(c)
-        return {pid: parent[pid][1] for pid in tree if pid in parent}
-
-    def sample(self):
-        tree = self._tree()
-        rss = {pid: _rss_bytes(pid) for pid in tree}
-        self.cpu.update(tree)
-        self.peak_tree_rss = max(self.peak_tree_rss, sum(rss.values()))
-        self.peak_proc_rss = max([self.peak_proc_rss, *rss.values()])
-        self.peak_proc_hwm = max([self.peak_proc_hwm, *map(_hwm_bytes, tree)])
-        self.max_procs = max(self.max_procs, len(tree))
-
-    def run(self):
-        while not self._stop_event.is_set():
-            self.sample()
-            self._stop_event.wait(self.interval)
-
-    def stop(self):
-        self._stop_event.set()
-        self.join()
-        end = machine_busy_s()
-        if end is not None and self.busy_start is not None:
-            self.busy_s = end - self.busy_start
-
-    @property
-    def cpu_s(self):
-        return sum(self.cpu.values())
-
-
-def wait_quiet(max_wait_s, window_s=3.0, max_other_cores=0.2, log=print) -> float:
-    """Wait (up to `max_wait_s`) until other processes keep fewer than `max_other_cores`
-    cores busy over a `window_s` window; returns the other cores of the last window. On a
-    shared machine this keeps parallel runs from measuring other people's jobs."""
-    deadline = time.monotonic() + max_wait_s
-    other = None
-    while True:
-        start = machine_busy_s()
-        mine = time.process_time()
-        time.sleep(window_s)
-        end = machine_busy_s()
-        if start is None or end is None:
-            return None
-        other = max(end - start - (time.process_time() - mine), 0.0) / window_s
-        if other < max_other_cores or time.monotonic() >= deadline:
-            if other >= max_other_cores:
-                log(f"  machine still busy ({other:.2f} cores taken by others): running anyway")
-            return other
 
 
 # ---------------------------------------------------------------- the two sides
@@ -221,12 +95,6 @@ def run_job(inputs, workers, out_dir, extra_args=()) -> dict:
                         if monitor.busy_s is not None else None)
     shutil.rmtree(out_dir, ignore_errors=True)
     return r
-
-
-def _children_usage():
-    import resource
-    u = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return u.ru_utime + u.ru_stime
 
 
 def load_nlp():

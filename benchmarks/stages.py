@@ -11,6 +11,10 @@ adversarial_filter, finalize. Per stage and factor:
 - a pass-through baseline: a Beam job that only reads the factor's input and writes it back,
   with the same runner and workers (the local runner's own growth with input).
 Bounded means: flat from 1x to 8x (within 1.1x), or capped by a configured batch/shard size.
+So that the caps show at this corpus size, the stages run with small ones (`SMALL_BOUNDS`:
+train_folds `--shuffle_buffer 400 --shard_rows 200`, finalize `--shard_rows 1000
+--export_part_passages 100`); the defaults (10,000 / 5,000 / 100,000 / 2,000) only bind on
+larger corpora.
 """
 import argparse
 import json
@@ -23,9 +27,11 @@ import tempfile
 import time
 
 from benchmarks import corpus
-from benchmarks.generation import TreeMonitor, _hwm_bytes
+from benchmarks.procmon import TreeMonitor, _hwm_bytes
 
 REPO = corpus.REPO
+SMALL_BOUNDS = {"train_folds": ["--shuffle_buffer", "400", "--shard_rows", "200"],
+                "finalize": ["--shard_rows", "1000", "--export_part_passages", "100"]}
 PASS_THROUGH = r"""
 import sys
 import apache_beam as beam
@@ -112,13 +118,15 @@ def measure(factors=(1, 4, 8), workers=2, work_dir=None, log=print) -> dict:
                 "generate": ["-m", "beam_pipelines.generate", "--input", pattern,
                              "--output", str(run), *w],
                 "train_folds": ["-m", "beam_pipelines.train_folds", "--candidates",
-                                str(run / "candidates"), "--output", str(run / "adversary"), *w],
+                                str(run / "candidates"), "--output", str(run / "adversary"), *w,
+                                *SMALL_BOUNDS["train_folds"]],
                 "adversarial_filter": ["-m", "beam_pipelines.adversarial_filter",
                                        "--candidates", str(run / "candidates"), "--adversary",
                                        str(run / "adversary"), "--output",
                                        str(run / "filtered"), *w],
                 "finalize": ["-m", "beam_pipelines.finalize", "--filtered",
-                             str(run / "filtered"), "--output", str(run / "dataset"), *w],
+                             str(run / "filtered"), "--output", str(run / "dataset"), *w,
+                             *SMALL_BOUNDS["finalize"]],
             }
             row = {}
             for stage, argv in commands.items():

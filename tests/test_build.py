@@ -176,7 +176,7 @@ def test_a_changed_default_is_seen(finished, tmp_path, monkeypatch):
     from transforms.generation.passages import PassageConfig
     out = _copy(finished[0], tmp_path / "run")
     defaults = PassageConfig.__init__.__defaults__
-    monkeypatch.setattr(PassageConfig.__init__, "__defaults__", (defaults[0], 5))
+    monkeypatch.setattr(PassageConfig.__init__, "__defaults__", (defaults[0], 5, *defaults[2:]))
     assert PassageConfig().min_entities == 5
     with pytest.raises(InputError, match=r"generate settings: passage.min_entities 4 -> 5"):
         build.run(_argv(out))

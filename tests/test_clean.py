@@ -285,3 +285,17 @@ def test_photo_positions_between_commas_are_dropped():
     assert strip_photo_positions("Ryan, left, and Rhodri Giggs as children") == \
         "Ryan and Rhodri Giggs as children"
     assert strip_photo_positions("He turned left, then right.") == "He turned left, then right."
+
+
+def test_clean_counts_the_pieces_it_cuts_out_by_reason():
+    import collections
+    dropped = collections.Counter()
+    article = art([BUENO, "Scroll down for video", "E-mail to a friend",
+                   "He smiled. Scroll down for video The club met. Skilful: The club said he "
+                   "would stay."], source="dailymail")
+    cleaned = clean_article(article, CleanConfig(), dropped)
+    assert dropped == {"stat_box": 1, "boilerplate": 1, "cleaned_away": 1, "scroll_line": 1,
+                       "caption_label": 1}, dropped
+    assert cleaned.paragraphs[-3:] == ("He smiled.", "The club met.",
+                                       "The club said he would stay.")
+    assert clean_article(article) == cleaned   # counting changes nothing

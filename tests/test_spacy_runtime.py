@@ -50,7 +50,7 @@ import gc, json, sys
 if sys.argv[1] == "torch_first":
     import torch
 from transforms.curation.annotation import AnnotateConfig
-from transforms.generation.pipeline import AnnotateFn
+from transforms.curation.curate import AnnotateFn
 from transforms.curation.readers import parse_story
 fn = AnnotateFn(AnnotateConfig())
 fn.setup()

@@ -61,14 +61,18 @@ def glob_details(pattern: str) -> list:
 
 
 def read_parquet(pattern: str, columns=None, filters=None) -> pa.Table:
-    """Read every Parquet file matching `pattern` into one table (sorted file order)."""
+    """Read every Parquet file matching `pattern` into one table (sorted file order).
+
+    Single-threaded: pyarrow's reader threads can abort a short-lived command at exit
+    ("terminate called without an active exception", apache/arrow#34314)."""
     files = glob(pattern)
     if not files:
         raise FileNotFoundError(f"no Parquet files match {pattern}")
     tables = []
     for path in files:
         with fsspec.open(path, "rb") as f:
-            tables.append(pq.read_table(f, columns=columns, filters=filters))
+            tables.append(pq.read_table(f, columns=columns, filters=filters,
+                                        use_threads=False))
     return pa.concat_tables(tables)
 
 

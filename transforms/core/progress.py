@@ -90,6 +90,11 @@ class Display:
 
     # -- lifecycle
     def __enter__(self):
+        # in-process runners log the workers' records here: make sure they are made at all
+        self._level = log.level
+        if not log.isEnabledFor(logging.INFO):
+            log.setLevel(logging.INFO)
+        log.addFilter(self._filter)
         for name in ("", "apache_beam.runners.portability.local_job_service",
                      "apache_beam.runners.worker.sdk_worker"):
             logging.getLogger(name).addFilter(self._filter)
@@ -108,6 +113,8 @@ class Display:
         self._stop.set()
         if self._thread:
             self._thread.join(timeout=2)
+        log.removeFilter(self._filter)
+        log.setLevel(self._level)
         for name in ("", "apache_beam.runners.portability.local_job_service",
                      "apache_beam.runners.worker.sdk_worker"):
             logging.getLogger(name).removeFilter(self._filter)

@@ -1,4 +1,5 @@
 """Article cleaning (paper section 3.1, curation). Each rule is a pure function."""
+import collections
 import re
 from dataclasses import dataclass
 from typing import Optional, Union
@@ -6,7 +7,7 @@ from typing import Optional, Union
 from transforms.curation.articles import Article
 from transforms.curation.fragments import NOT_LINK_HEADLINE, NOT_STAT_BOX, split_fragments
 from transforms.core.config import setting
-from transforms.core.rules import Rule, first_rejection
+from transforms.core.rules import Reject, Rule, first_rejection
 from transforms.core.schema import rejected_row
 
 STAGE = "clean"
@@ -160,22 +161,32 @@ def caption_labels(text: str) -> list:
     return out
 
 
-def split_captions(text: str) -> list:
+def caption_cuts(text: str) -> list:
+    """(start, end, Reject) of each "Scroll down for video" line and caption label."""
+    cuts = [(m.start(), m.end(), SCROLL_LINE) for m in _SCROLL.finditer(text)]
+    cuts += [(s, e, CAPTION_LABEL) for s, e in caption_labels(text)]
+    return sorted(cuts)
+
+
+SCROLL_LINE = Reject("not_scroll_line", "scroll_line")
+CAPTION_LABEL = Reject("not_caption_label", "caption_label")
+
+
+def split_captions(text: str, cut_out: Optional[list] = None) -> list:
     """A paragraph cut where a photo caption's label or "Scroll down for video" stands:
     the label and the scroll line go, the caption is its own piece (so no sentence runs
     into it). 'had a taste Strictly business: Julia covers it' -> ['had a taste',
-    'Julia covers it']."""
-    cuts = []
-    for m in _SCROLL.finditer(text):
-        cuts.append((m.start(), m.end()))
-    cuts += caption_labels(text)
+    'Julia covers it']. `cut_out`, when given, receives (text, Reject) of what went."""
+    cuts = caption_cuts(text)
     if not cuts:
         return [text] if text.strip() else []
     pieces, cursor = [], 0
-    for s, e in sorted(cuts):
+    for s, e, why in cuts:
         if s < cursor:
             continue
         pieces.append(text[cursor:s])
+        if cut_out is not None:
+            cut_out.append((text[s:e].strip(), why))
         cursor = e
     pieces.append(text[cursor:])
     return [p.strip() for p in pieces if p.strip()]
@@ -231,16 +242,25 @@ PIECE_RULES = (NOT_BOILERPLATE, NOT_STAT_BOX, NOT_LINK_HEADLINE)
 def paragraph_pieces(paragraph: str, source: Optional[str]) -> list:
     """(piece, Reject or None) for each piece of a cleaned paragraph: stat boxes and CNN
     link headlines cut out (fragments.py), then captions (`split_captions`); a piece with
-    a Reject is not text of the story (`PIECE_RULES`)."""
+    a Reject is not text of the story (`PIECE_RULES`, or a caption label or scroll line
+    that `split_captions` cut out)."""
     out = []
     for fragment in split_fragments(paragraph, source):
-        for piece in split_captions(fragment):
+        whole = first_rejection(PIECE_RULES, fragment, source)
+        if whole is not None:     # a stat box or headline goes whole, labels and all
+            out.append((fragment, whole))
+            continue
+        cut_out = []
+        for piece in split_captions(fragment, cut_out):
             out.append((piece, first_rejection(PIECE_RULES, piece, source)))
+        out += cut_out
     return out
 
 
-def clean_article(article: Article, config: CleanConfig = CleanConfig()) -> Union[Article, dict]:
-    """The cleaned article, or a rejected row with the reason it cannot become a passage."""
+def clean_article(article: Article, config: CleanConfig = CleanConfig(),
+                  dropped: Optional[collections.Counter] = None) -> Union[Article, dict]:
+    """The cleaned article, or a rejected row with the reason it cannot become a passage.
+    `dropped`, when given, counts the pieces cut out of the body by reason."""
     def reject(reason, detail=None):
         return rejected_row(STAGE, reason, article_id=article.article_id,
                             source_file=article.source_file, detail=detail)
@@ -258,7 +278,13 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig()) -> Unio
         p = clean_paragraph(p)
         if i == len(article.paragraphs) - 1:
             p = strip_trailing_credit(p)
-        paragraphs += [piece for piece, dropped in paragraph_pieces(p, source) if not dropped]
+        if not p.strip() and dropped is not None and article.paragraphs[i].strip():
+            dropped["cleaned_away"] += 1     # a link line, a byline, 'E-mail to a friend'
+        for piece, why in paragraph_pieces(p, source):
+            if why is None:
+                paragraphs.append(piece)
+            elif dropped is not None:
+                dropped[why.reason] += 1
     highlights = tuple(h for h in (clean_paragraph(h) for h in article.highlights) if h)
     if not paragraphs and not highlights:
         return reject("empty_article", "no text after cleaning")

@@ -5,6 +5,7 @@ crawled article whose text or URL is in the run's public input is dropped, the p
 no-overlap rule) -> annotate. Work is per article or per small group: nothing gathers the
 corpus on one worker; `max_group` reports the largest group a call received.
 """
+import collections
 import logging
 import re
 import time
@@ -29,7 +30,10 @@ class CleanFn(StepFn):
         self.config = config
 
     def apply(self, article):
-        result = clean_article(article, self.config)
+        dropped = collections.Counter()
+        result = clean_article(article, self.config, dropped)
+        for reason, n in sorted(dropped.items()):
+            yield Count(self.step, f"pieces_dropped.{reason}", n)
         if isinstance(result, dict):
             yield reject(**result)
         else:
