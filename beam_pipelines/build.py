@@ -100,7 +100,7 @@ def compose(args, toml: dict, where: str) -> BuildConfig:
     inputs = args.input or _as_list(toml.get("input"))
     origins = args.origin or _as_list(toml.get("origin"))
     output = args.output or toml.get("output")
-    if not output:
+    if not output and not getattr(args, "print_config", False):
         raise common.InputError("--output is required (or `output = ...` in --config)")
     results = args.results or toml.get("results") or None
     return BuildConfig(BuildPaths(inputs_with_origins(inputs, origins), output, results),
@@ -124,7 +124,8 @@ def to_toml(config: BuildConfig) -> str:
     lines = ["# effective configuration: defaults, then --config, then flags",
              f"input = {C.toml_value([p for p, _ in paths.inputs])}",
              f"origin = {C.toml_value([o or 'auto' for _, o in paths.inputs])}",
-             f"output = {C.toml_value(paths.output)}"]
+             f"output = {C.toml_value(paths.output)}" if paths.output
+             else "# output = (required: a folder or gs:// URL)"]
     lines.append(f"results = {C.toml_value(paths.results)}" if paths.results
                  else "# results = (none)")
     for name, leaves in SECTIONS:

@@ -97,7 +97,14 @@ def stage_figures(run: pathlib.Path) -> dict:
         "generate": {"max_group": _max(gen["stages"], "max_group"),
                      "queries": gen["summary"]["queries"]},
         "train_folds": {"max_rows_in_memory": train.get("max_rows_in_memory"),
-                        "max_group": _max(train.get("stages", {}), "max_group")},
+                        "max_group": _max(train.get("stages", {}), "max_group"),
+                        # the trainers' own memory: resident size while a fold's rows are
+                        # held, and its growth over the fold (models/streaming.py Meter)
+                        "trainer_peak_mb": max((f.get("rss_mb_peak") or 0)
+                                               for f in train.get("per_fold", {}).values()),
+                        "trainer_growth_mb": max(
+                            (f.get("rss_mb_peak") or 0) - (f.get("rss_mb_at_start") or 0)
+                            for f in train.get("per_fold", {}).values())},
         "adversarial_filter": {"max_rows_in_memory": flt.get("summary", {}).get(
             "max_rows_in_memory", flt.get("max_rows_in_memory")),
             "max_group": _max(flt.get("stages", {}), "max_group")},

@@ -232,6 +232,10 @@ def test_print_config_round_trips_and_unknown_keys_are_refused(tmp_path):
     args, _ = build.build_parser().parse_known_args(["--config", str(toml)])
     with pytest.raises(InputError, match="unknown setting.*min_entitiez"):
         build.config_from_args(args)
+    # no --output needed to see the settings; the file says it is needed to run
+    bare = subprocess.run([sys.executable, "-m", "beam_pipelines.build", "--print_config"],
+                          cwd=REPO, capture_output=True, text=True)
+    assert bare.returncode == 0 and "# output = (required" in bare.stdout
     toml.write_text("[generate]\nfolds = 3\n")
     args, _ = build.build_parser().parse_known_args(["--config", str(toml), "--output", "x"])
     with pytest.raises(InputError, match="folds differs between stages"):

@@ -82,6 +82,15 @@ def test_unwritable_output_is_refused(tmp_path):
     assert out.returncode != 0 and "is a file, not a folder" in out.stderr
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux /proc")
+def test_an_output_folder_that_cannot_be_created_is_one_line():
+    # /proc takes no new folders, not even from root (for whom os.access says yes)
+    out = _cli("beam_pipelines.build", "--output", "/proc/no-such-run")
+    assert out.returncode != 0 and out.stderr.strip().count("\n") == 0
+    assert out.stderr.startswith("error: output /proc/no-such-run: cannot create a folder in "
+                                 "/proc")
+
+
 def test_gs_without_credentials_is_one_line(tmp_path):
     env = {"GOOGLE_APPLICATION_CREDENTIALS": str(tmp_path / "missing.json"),
            "HOME": str(tmp_path)}

@@ -180,6 +180,8 @@ def test_streamed_training_is_deterministic_and_bounded_by_the_buffer(featurized
     assert a["training"]["steps"] == b["training"]["steps"] > 0
     assert 32 < a["streaming"]["max_rows_in_memory"] <= 64 < a["rows"]["train_used"]
     assert a["streaming"]["shards"] == len(shards) > 1
+    # the trainer's resident memory is sampled while it holds rows (Linux /proc)
+    assert 0 < a["streaming"]["rss_mb_at_start"] <= a["streaming"]["rss_mb_peak"]
 
 
 def test_a_buffer_holding_the_fold_trains_as_in_memory_training(featurized, rows, tmp_path):

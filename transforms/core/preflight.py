@@ -6,6 +6,7 @@
 """
 import os
 import posixpath
+import tempfile
 import uuid
 
 TIMEOUT_S = 10
@@ -128,3 +129,9 @@ def check_writable(url: str) -> None:
             os.remove(probe)
         except OSError as err:
             raise InputError(f"output {url} is not writable: {err.strerror}") from None
+    else:   # the folder will be made under `parent`: try it with a throw-away one
+        try:
+            os.rmdir(tempfile.mkdtemp(prefix=".write-probe-", dir=parent))
+        except OSError as err:
+            raise InputError(f"output {url}: cannot create a folder in {parent}: "
+                             f"{err.strerror}") from None

@@ -75,7 +75,8 @@ def train_fold(fold: int, config: TrainConfig, shards: list, articles: dict,
         "checkpoint": "model.pt", "model_params": model_params,
         "featurizer": featurizer.params(), "extras": extras,
         "streaming": {"shards": len(shards), "shuffle_buffer": cfg.shuffle_buffer,
-                      "max_rows_in_memory": meter.peak},
+                      "max_rows_in_memory": meter.peak,
+                      "rss_mb_at_start": _mb(meter.rss_start), "rss_mb_peak": _mb(meter.rss_peak)},
         "versions": {"torch": torch.__version__, "beam": beam.__version__},
         "elapsed_s": round(time.time() - t0, 2),
     }
@@ -121,6 +122,10 @@ class TrainFolds(beam.PTransform):
                 .with_resource_hints(**self.hints).with_outputs(COUNTS, main="main"))
 
 
+def _mb(n: Optional[int]) -> Optional[float]:
+    return None if n is None else round(n / 2**20, 1)
+
+
 def train_summary(metas: list, config: TrainConfig) -> dict:
     cfg = config.settings
     metas = sorted(metas, key=lambda m: m["fold"])
@@ -133,6 +138,8 @@ def train_summary(metas: list, config: TrainConfig) -> dict:
                 "heldout_accuracy": m["heldout_accuracy"],
                 "random_baseline": m["heldout_random_baseline"],
                 "max_rows_in_memory": m["streaming"]["max_rows_in_memory"],
+                "rss_mb_at_start": m["streaming"].get("rss_mb_at_start"),
+                "rss_mb_peak": m["streaming"].get("rss_mb_peak"),
                 "elapsed_s": m["elapsed_s"]} for m in metas},
             "heldout_n": n, "heldout_accuracy": acc / n if n else None,
             "random_baseline": rnd / n if n else None}
