@@ -51,6 +51,12 @@ class RunDir:
         self.local = "file" in (self.fs.protocol if isinstance(self.fs.protocol, tuple)
                                 else (self.fs.protocol,))
         self._locked = False
+        self._warned = set()   # markers already reported unreadable: say it once
+
+    def _warn_once(self, path: str, message: str, *args) -> None:
+        if path not in self._warned:
+            self._warned.add(path)
+            log.warning(message, *args)
 
     def join(self, *parts) -> str:
         return posixpath.join(self.url, *parts)
@@ -114,14 +120,14 @@ class RunDir:
         except FileNotFoundError:
             return None
         except (ValueError, OSError, UnicodeDecodeError) as err:
-            log.warning("%s is unreadable (%s): counted as missing", path, err)
+            self._warn_once(path, "%s is unreadable (%s): counted as missing", path, err)
             return None
 
     def marker(self, stage: str) -> Optional[dict]:
         m = self._read_json(self._p(MARKERS, f"{stage}.json"))
         if m is not None and not (isinstance(m, dict) and isinstance(m.get("fingerprint"), dict)):
-            log.warning("%s is not a completion marker: counted as missing",
-                        self.join(MARKERS, f"{stage}.json"))
+            path = self.join(MARKERS, f"{stage}.json")
+            self._warn_once(path, "%s is not a completion marker: counted as missing", path)
             return None
         return m
 
