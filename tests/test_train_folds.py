@@ -296,3 +296,21 @@ def _transforms_with_hints(p):
     for t in proto.components.transforms.values():
         if t.environment_id and envs[t.environment_id].resource_hints and not t.subtransforms:
             yield t.unique_name, envs[t.environment_id].resource_hints
+
+
+def test_a_known_row_count_keeps_reading_and_featurizing_fused(tmp_path):
+    """The stage knows the candidates' row count from their manifest: with it, no count is
+    taken in the job, so featurizing has no side input and fuses with reading (a side
+    input made the local runner hold every row between the two: worker memory grew with
+    the corpus, docs/scaling.md)."""
+    import apache_beam as beam
+    from transforms.machine_filtering import train_stage
+    config = TrainConfig(TrainPaths(str(tmp_path / "candidates"), str(tmp_path / "out")))
+
+    def labels(first_in):
+        p = beam.Pipeline()
+        train_stage.graph(p, config, first_in=first_in)
+        return {t.unique_name for t in p.to_runner_api().components.transforms.values()}
+
+    assert any(name.endswith("/CountRows") for name in labels(None))
+    assert not any(name.endswith("/CountRows") for name in labels(1111))

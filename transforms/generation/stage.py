@@ -71,7 +71,8 @@ def graph(p, config: GenerateConfig, files=None):
     the listed [(path, origin, size, cap)] of a `--limit` run."""
     import apache_beam as beam
     from transforms.core.accounting import COUNTS, REJECTED
-    from transforms.core.schema import CANDIDATE_SCHEMA, GENERATION_FATE_SCHEMA, REJECTED_SCHEMA
+    from transforms.core.schema import (CANDIDATE_SCHEMA, GENERATION_FATE_SCHEMA, REJECTED_SCHEMA,
+                                        ROW_GROUP)
     from transforms.curation.curate import CurateArticles
     from transforms.curation.read import ReadArticles
     from transforms.generation.generate import FATES, GenerateClozeQueries
@@ -82,18 +83,18 @@ def graph(p, config: GenerateConfig, files=None):
         s.passage, s.sentence, s.query)
     queries["main"] | "WriteCandidates" >> beam.io.WriteToParquet(
         io_utils.join(out, "candidates", "candidates"), schema=CANDIDATE_SCHEMA,
-        file_name_suffix=".parquet")
+        file_name_suffix=".parquet", **ROW_GROUP)
     rejected = ((read[REJECTED], curated[REJECTED], queries[REJECTED])
                 | "AllRejected" >> beam.Flatten())
     rejected | "WriteRejected" >> beam.io.WriteToParquet(
         io_utils.join(out, "rejected", "rejected"), schema=REJECTED_SCHEMA,
-        file_name_suffix=".parquet")
+        file_name_suffix=".parquet", **ROW_GROUP)
     stopped = rejected | "ArticleRejections" >> beam.FlatMap(rejection_fate)
     ((queries[FATES], stopped)
      | "AllFates" >> beam.Flatten()
      | "WriteFates" >> beam.io.WriteToParquet(
          io_utils.join(out, "articles", "articles"), schema=GENERATION_FATE_SCHEMA,
-         file_name_suffix=".parquet"))
+         file_name_suffix=".parquet", **ROW_GROUP))
     from transforms.core.accounting import WriteFunnel
     ((read[COUNTS], curated[COUNTS], queries[COUNTS])
      | "AllCounts" >> beam.Flatten()

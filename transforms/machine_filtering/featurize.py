@@ -121,15 +121,20 @@ class ArticleDigest(beam.CombineFn):
 
 class FeaturizeCandidates(beam.PTransform):
     """Candidate rows -> (shards: (url, rows) per shard, per-fold article summaries
-    {fold: {articles, digest}}, counts of `featurize` and `shard`)."""
+    {fold: {articles, digest}}, counts of `featurize` and `shard`). `total`: the number
+    of candidate rows when known beforehand (else counted in the job)."""
 
-    def __init__(self, settings, output: str):
+    def __init__(self, settings, output: str, total=None):
         super().__init__()
-        self.settings, self.folder = settings, join(output, FEATURIZED)
+        self.settings, self.folder, self.total = settings, join(output, FEATURIZED), total
 
     def expand(self, rows):
         s = self.settings
-        total = beam.pvalue.AsSingleton(rows | "CountRows" >> beam.combiners.Count.Globally())
+        # The row count fixes the shard count. Known (the candidates' manifest), it is a
+        # constant, so reading and featurizing fuse and no row crosses the runner; counted
+        # here, the count is a side input that makes the runner hold every row in between.
+        total = self.total if self.total is not None else beam.pvalue.AsSingleton(
+            rows | "CountRows" >> beam.combiners.Count.Globally())
         feats = rows | "Featurize" >> beam.ParDo(FeaturizeFn(s), total).with_outputs(
             COUNTS, main="main")
         written = (feats.main

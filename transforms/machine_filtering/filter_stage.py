@@ -40,7 +40,7 @@ def graph(p, config: FilterConfig, metas: list, device: str, hints=None, check_f
           first_in=None):
     import apache_beam as beam
     from transforms.core.accounting import COUNTS, REJECTED, WriteFunnel, accounted
-    from transforms.core.schema import REJECTED_SCHEMA, SCORED_SCHEMA
+    from transforms.core.schema import REJECTED_SCHEMA, ROW_GROUP, SCORED_SCHEMA
     from transforms.machine_filtering.decide import Decide, meta
     from transforms.machine_filtering.scoring import (ERROR_SCHEMA, ScoreWithAdversary,
                                                       assign_fold)
@@ -55,7 +55,8 @@ def graph(p, config: FilterConfig, metas: list, device: str, hints=None, check_f
 
     def write(pcoll, name, schema):
         pcoll | f"Write{name.capitalize()}" >> beam.io.WriteToParquet(
-            io_utils.join(paths.output, name, name), schema=schema, file_name_suffix=".parquet")
+            io_utils.join(paths.output, name, name), schema=schema, file_name_suffix=".parquet",
+            **ROW_GROUP)
 
     write(scored, "scored", SCORED_SCHEMA)
     write(decided.main, "kept", SCORED_SCHEMA)

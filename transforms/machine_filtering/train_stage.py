@@ -51,7 +51,7 @@ def graph(p, config: TrainConfig, hints=None, check_files=False, first_in=None):
     rows = p | "ReadCandidates" >> beam.io.ReadFromParquet(parquet_pattern(paths.candidates),
                                                            validate=check_files)
     shards, articles, feat_counts = rows | "FeaturizeCandidates" >> FeaturizeCandidates(
-        config.settings, paths.output)
+        config.settings, paths.output, first_in)
     feat_sums = feat_counts | "SumFeaturizeCounts" >> beam.CombineGlobally(SumCounts())
     trained = p | "TrainFolds" >> TrainFolds(config, shards, articles, feat_sums, hints)
     sums = ((feat_counts, trained[COUNTS]) | "AllCounts" >> beam.Flatten()
