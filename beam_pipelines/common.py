@@ -129,11 +129,14 @@ def _interrupted(command: str):
 
 
 def _watch_ctrl_c(command: str):
-    """SIGINT is blocked in every thread (and so in the worker processes, which inherit the
-    mask); one thread waits for it and ends the command with one line and exit 130."""
+    """SIGINT is blocked in every thread and one thread waits for it, ending the command with
+    one line and exit 130. It is also ignored: worker processes start with the mask cleared
+    (subprocess resets it) but keep an ignored signal, so they print no KeyboardInterrupt of
+    their own; a blocked signal still reaches `sigwait` while ignored (Linux)."""
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         return
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def wait():
         signal.sigwait({signal.SIGINT})

@@ -161,6 +161,32 @@ def test_limit_reads_the_first_records_deterministically(corpus_dir, tmp_path):
     assert again["stages"] == stats["stages"]
 
 
+def _wait_for_workers(pgid, timeout=90):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        found = []
+        for entry in os.listdir("/proc"):
+            try:
+                if not entry.isdigit() or os.getpgid(int(entry)) != pgid:
+                    continue
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    argv = f.read().split(b"\0")
+                if b"apache_beam.runners.worker.sdk_worker_main" in argv:
+                    found.append(int(entry))
+            except OSError:
+                continue
+        if len(found) >= 2:
+            return found
+        time.sleep(0.5)
+    raise AssertionError("the two Beam workers never started")
+
+
+def _ignores_sigint(pid):
+    with open(f"/proc/{pid}/status") as f:
+        ignored = next(line for line in f if line.startswith("SigIgn:"))
+    return bool(int(ignored.split()[1], 16) & (1 << (signal.SIGINT - 1)))
+
+
 def test_ctrl_c_prints_one_line_exits_130_and_leaves_no_temp_files(corpus_dir, tmp_path):
     tmp = tmp_path / "tmpdir"
     tmp.mkdir()
@@ -170,7 +196,10 @@ def test_ctrl_c_prints_one_line_exits_130_and_leaves_no_temp_files(corpus_dir, t
          str(corpus_dir / "cnndm_test250.jsonl"), "--output", str(tmp_path / "o"),
          "--workers", "2"], cwd=REPO, env=env, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True, start_new_session=True)
-    time.sleep(8)   # the workers are up and reading
+    workers = _wait_for_workers(proc.pid)
+    # a worker that took the SIGINT itself would print its own KeyboardInterrupt
+    assert all(_ignores_sigint(pid) for pid in workers), workers
+    time.sleep(2)   # the workers are reading
     os.killpg(proc.pid, signal.SIGINT)   # what a terminal sends: the whole process group
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
@@ -189,3 +218,32 @@ def test_a_finished_run_leaves_no_temp_files(tmp_path):
     assert out.returncode == 0, out.stderr
     assert list(tmp.iterdir()) == []
     assert "queries" in out.stderr   # the progress line, or its summary off a terminal
+
+
+def test_ctrl_c_stops_the_annotation_server(record_format_dir, tmp_path):
+    from tests.test_human_validation import write_record_candidates
+    write_record_candidates(record_format_dir, tmp_path / "candidates")
+    assert _cli("beam_pipelines.human_validation", "export", "--filtered",
+                str(tmp_path / "candidates"), "--output", str(tmp_path / "hits")).returncode == 0
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "beam_pipelines.human_validation", "serve", "--hits",
+         str(tmp_path / "hits"), "--db", str(tmp_path / "a.sqlite"), "--port", str(port)],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("the server ignored Ctrl-C")
+    assert proc.returncode == 0 and "Shutting down" in err and "Traceback" not in err, err
