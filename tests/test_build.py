@@ -96,6 +96,33 @@ def test_a_second_build_on_the_same_folder_is_refused(finished, tmp_path):
     assert validate.run([str(out / "dataset")]) == []
 
 
+_RACE = """
+import sys, time
+from transforms.core.rundir import RunDir, LockedError
+run = RunDir(sys.argv[1])
+while time.time() < float(sys.argv[2]):
+    pass
+try:
+    run.lock()
+    print("locked")
+    time.sleep(3)
+except LockedError as err:
+    print(err)
+"""
+
+
+def test_builds_racing_for_the_lock_one_wins_and_the_others_name_it(tmp_path):
+    start = time.time() + 5   # all imported, then all at once
+    procs = [subprocess.Popen([sys.executable, "-c", _RACE, str(tmp_path / "run"), str(start)],
+                              cwd=REPO, stdout=subprocess.PIPE, text=True) for _ in range(8)]
+    said = {p.pid: p.communicate(timeout=60)[0].strip() for p in procs}
+    winners = [pid for pid, out in said.items() if out == "locked"]
+    assert len(winners) == 1, said
+    for pid, out in said.items():
+        if pid != winners[0]:   # the lock is never seen half-written
+            assert f"is being built by pid {winners[0]} on " in out, out
+
+
 def test_a_lock_left_by_a_dead_process_is_taken_over(finished, tmp_path, caplog):
     out = _copy(finished[0], tmp_path / "run")
     dead = subprocess.Popen([sys.executable, "-c", "pass"])

@@ -2,10 +2,11 @@
 folders, and the outputs they publish (any fsspec URL).
 
 - `_build/LOCK`: the holder's pid, host and start time. Created only if absent (local
-  disks: O_CREAT|O_EXCL). A lock whose process is gone (same host, pid not alive) is taken
-  over with a warning; otherwise a second build is refused. On object stores (gs://) the
-  check-then-create is not atomic: two builds started within moments of each other on
-  different machines can both pass it (docs/usage.md says so).
+  disks: written whole, then hard-linked into place, which fails if the lock exists). A
+  lock whose process is gone (same host, pid not alive) is taken over with a warning;
+  otherwise a second build is refused. On object stores (gs://) the check-then-create is
+  not atomic: two builds started within moments of each other on different machines can
+  both pass it (docs/usage.md says so).
 - `_build/<stage>.json`: the completion marker (fingerprint, output manifests). A marker
   that cannot be read counts as missing, with a warning.
 - `.staging/<stage>/`: where a stage writes; its outputs are moved into place when it ends.
@@ -91,16 +92,33 @@ class RunDir:
 
     def _create(self, path: str, text: str) -> bool:
         if self.local:
+            # written whole beside it, then linked into place: link fails if the lock
+            # exists, and a reader never sees it empty
+            tmp = f"{path}.{os.getpid()}.tmp"
+            with open(tmp, "w") as f:
+                f.write(text)
             try:
-                fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+                os.link(tmp, path)
             except FileExistsError:
                 return False
-            with os.fdopen(fd, "w") as f:
-                f.write(text)
+            except OSError:   # a file system without hard links
+                return self._create_exclusive(path, text)
+            finally:
+                os.unlink(tmp)
             return True
         if self.fs.exists(path):
             return False
         with self.fs.open(path, "w") as f:
+            f.write(text)
+        return True
+
+    @staticmethod
+    def _create_exclusive(path: str, text: str) -> bool:
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            return False
+        with os.fdopen(fd, "w") as f:
             f.write(text)
         return True
 
