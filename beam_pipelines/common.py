@@ -15,6 +15,7 @@ import sys
 import tempfile
 import threading
 
+from transforms.core import procfs
 from transforms.core.preflight import InputError  # noqa: F401 - re-exported
 from transforms.core.stage import CURRENT, pipeline_options  # noqa: F401 - re-exported
 
@@ -90,25 +91,6 @@ def add_workers_flag(p, default_help="one per core"):
 
 # --- running ----------------------------------------------------------------------------
 
-def _descendants(pid: int) -> list:
-    children = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            children.setdefault(int(fields[1]), []).append(int(entry))
-        except (OSError, IndexError, ValueError):
-            continue
-    out, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
-
-
 def _interrupted(command: str):
     stage = CURRENT["stage"] or command
     print(f"\ninterrupted during {stage}; run the same command to resume", file=sys.stderr,
@@ -119,7 +101,7 @@ def _interrupted(command: str):
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
     logging.disable(logging.CRITICAL)
-    for pid in _descendants(os.getpid()):
+    for pid in set(procfs.tree(os.getpid())) - {os.getpid()}:
         try:
             os.kill(pid, signal.SIGTERM)
         except OSError:

@@ -26,7 +26,7 @@ import tempfile
 import time
 
 from benchmarks import corpus
-from benchmarks.procmon import (TreeMonitor, _children_usage, _hwm_bytes,  # noqa: F401
+from benchmarks.procmon import (TreeMonitor, _children_usage,  # noqa: F401
                                machine_busy_s, wait_quiet)
 
 REPO = corpus.REPO

@@ -1,21 +1,11 @@
 """Process-tree sampling for the benchmarks: CPU seconds, RSS and peak RSS (VmHWM) of a
 process and its descendants, read from /proc; and waiting for a quiet machine."""
-import os
 import threading
 import time
 
-PAGE = os.sysconf("SC_PAGE_SIZE")
-TICK = os.sysconf("SC_CLK_TCK")
+from transforms.core import procfs
 
-
-def _proc_stat(pid):
-    """(ppid, cpu seconds) of a live process, or None."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return int(fields[1]), (int(fields[11]) + int(fields[12])) / TICK
-    except (OSError, IndexError, ValueError):
-        return None
+TICK = procfs.TICK
 
 
 def machine_busy_s():
@@ -26,27 +16,6 @@ def machine_busy_s():
         return (sum(v) - v[3] - v[4]) / TICK
     except (OSError, IndexError, ValueError):
         return None
-
-
-def _hwm_bytes(pid):
-    """VmHWM: the process's own peak RSS. (ru_maxrss is no use for a child: Linux carries
-    the parent's peak through fork and exec, so a lean job reports its launcher's peak.)"""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, IndexError, ValueError):
-        pass
-    return 0
-
-
-def _rss_bytes(pid):
-    try:
-        with open(f"/proc/{pid}/statm") as f:
-            return int(f.read().split()[1]) * PAGE
-    except (OSError, IndexError, ValueError):
-        return 0
 
 
 class TreeMonitor(threading.Thread):
@@ -62,37 +31,24 @@ class TreeMonitor(threading.Thread):
         self.peak_tree_rss = 0
         self.peak_proc_rss = 0
         self.peak_proc_hwm = 0
+        self.runner_hwm = 0   # the process itself, apart from
+        self.worker_hwm = 0   # the largest process under it
         self.max_procs = 0
         self.cpu = {}
         self.busy_start = machine_busy_s()
         self.busy_s = None
         self._stop_event = threading.Event()
 
-    def _tree(self):
-        parent = {}
-        for name in os.listdir("/proc"):
-            if name.isdigit():
-                st = _proc_stat(int(name))
-                if st:
-                    parent[int(name)] = st
-        tree, frontier = {self.root}, [self.root]
-        children = {}
-        for pid, (ppid, _) in parent.items():
-            children.setdefault(ppid, []).append(pid)
-        while frontier:
-            for c in children.get(frontier.pop(), []):
-                if c not in tree:
-                    tree.add(c)
-                    frontier.append(c)
-        return {pid: parent[pid][1] for pid in tree if pid in parent}
-
     def sample(self):
-        tree = self._tree()
-        rss = {pid: _rss_bytes(pid) for pid in tree}
+        tree = procfs.tree(self.root)
+        rss = {pid: procfs.rss_bytes(pid) or 0 for pid in tree}
         self.cpu.update(tree)
         self.peak_tree_rss = max(self.peak_tree_rss, sum(rss.values()))
         self.peak_proc_rss = max([self.peak_proc_rss, *rss.values()])
-        self.peak_proc_hwm = max([self.peak_proc_hwm, *map(_hwm_bytes, tree)])
+        hwm = {pid: procfs.hwm_bytes(pid) or 0 for pid in tree}
+        self.peak_proc_hwm = max([self.peak_proc_hwm, *hwm.values()])
+        self.runner_hwm = max(self.runner_hwm, hwm.get(self.root, 0))
+        self.worker_hwm = max([self.worker_hwm, *(v for pid, v in hwm.items() if pid != self.root)])
         self.max_procs = max(self.max_procs, len(tree))
 
     def run(self):

@@ -27,7 +27,7 @@ import tempfile
 import time
 
 from benchmarks import corpus
-from benchmarks.procmon import TreeMonitor, _hwm_bytes
+from benchmarks.procmon import TreeMonitor
 
 REPO = corpus.REPO
 SMALL_BOUNDS = {"train_folds": ["--shuffle_buffer", "400", "--shard_rows", "200"],
@@ -42,29 +42,13 @@ with beam.Pipeline(options=pipeline_options([], workers)) as p:
 """
 
 
-class Monitor(TreeMonitor):
-    """TreeMonitor plus the runner's own peak apart from its worker processes'."""
-
-    def __init__(self, pid, interval=0.2):
-        super().__init__(pid, interval)
-        self.runner_hwm = 0
-        self.worker_hwm = 0
-
-    def sample(self):
-        super().sample()
-        tree = self._tree()
-        self.runner_hwm = max(self.runner_hwm, _hwm_bytes(self.root))
-        workers = [_hwm_bytes(pid) for pid in tree if pid != self.root]
-        self.worker_hwm = max([self.worker_hwm, *workers])
-
-
 def _run(argv, log_path) -> dict:
     env = dict(os.environ, PYTHONPATH=str(REPO), HF_HUB_OFFLINE="1")
     with open(log_path, "w") as log:
         started = time.perf_counter()
         proc = subprocess.Popen([sys.executable, *argv], cwd=REPO, env=env, stdout=log,
                                 stderr=subprocess.STDOUT)
-        monitor = Monitor(proc.pid)
+        monitor = TreeMonitor(proc.pid)
         monitor.start()
         rc = proc.wait()
         seconds = time.perf_counter() - started

@@ -12,24 +12,12 @@ Every row held (buffer, the batch drawn from it, the read that fills it) is coun
 `Meter`, whose peak never exceeds `capacity`.
 """
 import dataclasses
-import os
 from typing import Callable, Iterator, Optional
 
 import torch
 
 from models.featurized import capped, fold_mask, read_shards
-
-_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
-
-
-def rss_bytes() -> Optional[int]:
-    """This process's resident memory now (Linux /proc; None elsewhere)."""
-    try:
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[1]) * _PAGE
-    except (OSError, ValueError, IndexError):
-        return None
-
+from transforms.core.procfs import rss_bytes
 
 class Meter:
     """The most rows held at once; and the process's resident memory when counting began

@@ -247,3 +247,10 @@ def test_ctrl_c_stops_the_annotation_server(record_format_dir, tmp_path):
         proc.kill()
         pytest.fail("the server ignored Ctrl-C")
     assert proc.returncode == 0 and "Shutting down" in err and "Traceback" not in err, err
+
+
+def test_the_commands_that_block_ctrl_c_are_those_that_answer_it():
+    import beam_pipelines
+    answering = {p.stem for p in (REPO / "beam_pipelines").glob("*.py")
+                 if "run_main(" in p.read_text() and p.stem != "common"}
+    assert answering == beam_pipelines._WATCHED
