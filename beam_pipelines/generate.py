@@ -77,7 +77,7 @@ def preflight(config):
     """Inputs listed and the output checked before any pipeline starts; returns the listed
     files of a --limit run (else None) and the records expected."""
     from transforms.core.preflight import check_writable
-    from transforms.curation import inputs
+    from transforms.ingestion import inputs
     listed = inputs.list_inputs(config.paths.inputs)
     check_writable(config.paths.output)
     limit = config.settings.read.limit

@@ -8,7 +8,7 @@ import json
 import os
 import pathlib
 
-from transforms.curation import readers
+from transforms.ingestion import readers
 from transforms.curation.clean import CleanConfig, clean_article
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
@@ -30,7 +30,7 @@ def real_inputs(root=None) -> list:
 
 
 def read_articles(patterns, origin="public") -> list:
-    """Parse the files matching `patterns` with transforms.curation.readers, as the job's ReadFile
+    """Parse the files matching `patterns` with transforms.ingestion.readers, as the job's ReadFile
     does (.story and .jsonl only; the benchmarks need no other layout). Rejected records
     are dropped."""
     out = []

@@ -2,7 +2,7 @@
 `nlp.pipe` loop over the same cleaned article text with the same spaCy pipeline.
 
 - Ceiling: `load_spacy(AnnotateConfig())`, then `nlp.pipe(texts, batch_size=16)` over the
-  paragraphs and highlights of the articles the job annotates (read with transforms.curation.readers,
+  paragraphs and highlights of the articles the job annotates (read with transforms.ingestion.readers,
   cleaned with transforms.curation.clean.clean_article, one per id). Model loading is not timed.
 - Job: `python -m beam_pipelines.generate`-equivalent in a fresh subprocess. `job_s` is the
   wall time of `generate.run(argv)` inside it: pipeline construction, Beam start-up, spaCy

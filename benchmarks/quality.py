@@ -32,7 +32,7 @@ from dataclasses import replace
 
 from benchmarks import corpus
 from transforms.curation.annotation import AnnotateConfig, Annotator
-from transforms.curation.articles import Article
+from transforms.ingestion.articles import Article
 from transforms.curation.clean import CleanConfig, clean_article
 from transforms.curation.coref import RuleBasedResolver
 from transforms.curation.names import OFFICE_TITLES, TITLE_ABBREVIATIONS

@@ -1,4 +1,4 @@
-from transforms.curation.articles import Article
+from transforms.ingestion.articles import Article
 from transforms.curation.clean import (CleanConfig, clean_article, fix_dateline, infer_source,
                               is_boilerplate, normalise_whitespace, strip_dailymail_byline,
                               strip_link_lines, strip_trailing_credit, undo_ptb_escapes)
@@ -238,7 +238,7 @@ def test_link_headline_paragraphs_of_cnn_stories(corpus_dir):
               "All 150 on board were killed.", "WASHINGTON (CNN) --"):
         assert not is_link_headline(p, "cnn"), p
     story = (corpus_dir / "cnn_stories" / "88e7dac40f3e6c159e4edc0747d0cc0f50886fbb.story")
-    from transforms.curation.readers import parse_story
+    from transforms.ingestion.readers import parse_story
     raw = parse_story(story.read_bytes(), str(story), "public")
     assert "People we've lost in 2015" in raw.paragraphs
     article = clean_article(raw)

@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from transforms.curation import readers
-from transforms.curation.parts import Part, csv_boundaries, plan_parts
-from transforms.curation.read import ReadPart
-from transforms.curation.inputs import ReadConfig
-from transforms.curation.text import normalise_text
+from transforms.ingestion import readers
+from transforms.ingestion.parts import Part, csv_boundaries, plan_parts
+from transforms.ingestion.read import ReadPart
+from transforms.ingestion.inputs import ReadConfig
+from transforms.ingestion.text import normalise_text
 
 BODY = "First paragraph of the story.\n\nSecond paragraph."
 

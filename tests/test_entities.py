@@ -132,7 +132,7 @@ def test_a_name_goes_on_over_its_number():
 
 def test_multi_word_names_stay_whole_on_real_text(corpus_dir, annotator):
     import json
-    from transforms.curation.articles import Article
+    from transforms.ingestion.articles import Article
     from transforms.curation.clean import clean_article
     # real article 6fc09e0d: Mick Schumacher's debut in the ADAC Formula 4 series
     row = next(r for r in map(json.loads, open(corpus_dir / "cnndm_test250.jsonl"))

@@ -7,10 +7,10 @@ from apache_beam.testing.util import assert_that, equal_to
 
 from transforms.core.accounting import COUNTS, REJECTED, SumCounts
 from transforms.curation.annotation import AnnotateConfig
-from transforms.curation.articles import Article
+from transforms.ingestion.articles import Article
 from transforms.curation.clean import CleanConfig
 from transforms.curation.curate import CurateArticles
-from transforms.curation.read import ReadArticles
+from transforms.ingestion.read import ReadArticles
 from transforms.generation.cloze import QueryConfig
 from transforms.generation.generate import FATES, GenerateClozeQueries
 from transforms.generation.passages import PassageConfig

@@ -1,7 +1,7 @@
 """Passage building and cloze queries on real spaCy annotations of a small story."""
 import pytest
 
-from transforms.curation.articles import Article
+from transforms.ingestion.articles import Article
 from transforms.curation.clean import clean_article
 from transforms.generation.cloze import PLACEHOLDER, QueryConfig, passage_row, queries_for_sentence
 from transforms.generation.passages import HIGHLIGHT_SEP, PassageConfig, build_passage, shortest_prefix

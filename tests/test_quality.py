@@ -4,7 +4,7 @@ sentences. The full numbers are measured by `python -m benchmarks.quality`."""
 import pytest
 
 from benchmarks import quality
-from transforms.curation import readers
+from transforms.ingestion import readers
 
 
 @pytest.fixture(scope="module")

@@ -1,8 +1,8 @@
 import io
 import json
 
-from transforms.curation import readers
-from transforms.curation.articles import Article
+from transforms.ingestion import readers
+from transforms.ingestion.articles import Article
 
 STORY = (b"LONDON (CNN) -- First paragraph here.\n\nSecond paragraph.\n\n"
          b"@highlight\n\nFirst bullet\n\n@highlight\n\nSecond bullet\n")

@@ -51,7 +51,7 @@ if sys.argv[1] == "torch_first":
     import torch
 from transforms.curation.annotation import AnnotateConfig
 from transforms.curation.curate import AnnotateFn
-from transforms.curation.readers import parse_story
+from transforms.ingestion.readers import parse_story
 fn = AnnotateFn(AnnotateConfig())
 fn.setup()
 torch_loaded = "torch" in sys.modules

@@ -1,4 +1,4 @@
-"""Web pages, WARC archives and title-first text (transforms/curation/web.py, warc.py,
+"""Web pages, WARC archives and title-first text (transforms/ingestion/web.py, warc.py,
 plaintext.py) on the real pages in ../shared/corpus/news_html and bbc_news."""
 import difflib
 import gzip
@@ -12,9 +12,9 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from transforms.curation import plaintext, warc, web
-from transforms.curation.articles import Article
-from transforms.curation.readers import url_hash
+from transforms.ingestion import plaintext, warc, web
+from transforms.ingestion.articles import Article
+from transforms.ingestion.readers import url_hash
 
 CNN_2010 = "goose3_test_cnn1_2010.html"
 CNN_2013 = "newspaper4k_cnn_article_2013.html"

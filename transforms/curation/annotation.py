@@ -10,7 +10,7 @@ import string
 from dataclasses import dataclass, field
 
 from transforms.core.config import setting
-from transforms.curation.articles import Article
+from transforms.ingestion.articles import Article
 from transforms.curation.boundaries import fix_starts
 from transforms.curation.consistency import consistent_mentions
 from transforms.curation.compounds import numbered_name

@@ -4,7 +4,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional, Union
 
-from transforms.curation.articles import Article
+from transforms.ingestion.articles import Article
 from transforms.curation.fragments import NOT_LINK_HEADLINE, NOT_STAT_BOX, split_fragments
 from transforms.core.config import setting
 from transforms.core.rules import Reject, Rule, first_rejection

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from transforms.curation.annotation import AnnotatedArticle
-from transforms.curation.articles import Article
+from transforms.ingestion.articles import Article
 from transforms.curation.coref import CoreferenceResolver, RuleBasedResolver
 from transforms.core.config import setting
 from transforms.core.hashing import short_digest

@@ -15,7 +15,7 @@ from transforms.core.preflight import InputError
 from transforms.core.stage import Runtime, StageFailed, run_pipeline
 from transforms.curation.annotation import AnnotateConfig
 from transforms.curation.clean import CleanConfig
-from transforms.curation.inputs import ReadConfig
+from transforms.ingestion.inputs import ReadConfig
 from transforms.generation.cloze import QueryConfig
 from transforms.generation.passages import PassageConfig
 from transforms.generation.sentences import SentenceConfig
@@ -74,7 +74,7 @@ def graph(p, config: GenerateConfig, files=None):
     from transforms.core.schema import (CANDIDATE_SCHEMA, GENERATION_FATE_SCHEMA, REJECTED_SCHEMA,
                                         ROW_GROUP)
     from transforms.curation.curate import CurateArticles
-    from transforms.curation.read import ReadArticles
+    from transforms.ingestion.read import ReadArticles
     from transforms.generation.generate import FATES, GenerateClozeQueries
     s, out = config.settings, config.paths.output
     read = p | "ReadArticles" >> ReadArticles(config.paths.inputs, s.read, files)

@@ -11,7 +11,7 @@ from typing import NamedTuple, Optional
 
 import fsspec
 
-from transforms.curation.readers import file_type, is_compressed
+from transforms.ingestion.readers import file_type, is_compressed
 
 _SCAN_CHUNK = 8 << 20
 

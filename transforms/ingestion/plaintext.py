@@ -22,9 +22,9 @@ import re
 from typing import Iterator, Optional, Union
 
 from transforms.core.rules import rejected_row
-from transforms.curation.articles import Article
-from transforms.curation.readers import strip_compression
-from transforms.curation.text import looks_binary, normalise_text
+from transforms.ingestion.articles import Article
+from transforms.ingestion.readers import strip_compression
+from transforms.ingestion.text import looks_binary, normalise_text
 
 STAGE = "read"
 LEGACY_ENCODING = "cp1252"

@@ -16,9 +16,9 @@ import fsspec
 
 from transforms.core import io_utils
 from transforms.core.accounting import COUNTS, Count, StepFn, accounted, merged, reject
-from transforms.curation import readers
-from transforms.curation.inputs import ReadConfig, default_origin
-from transforms.curation.parts import Part, plan_parts
+from transforms.ingestion import readers
+from transforms.ingestion.inputs import ReadConfig, default_origin
+from transforms.ingestion.parts import Part, plan_parts
 
 log = logging.getLogger(__name__)
 KINDS_HELP = ".story, .jsonl/.json, .csv, .parquet, .html/.htm, .warc, .txt"
@@ -128,13 +128,13 @@ class ReadPart(StepFn):
             elif kind == "parquet":
                 yield from self._parquet(f, part, counter)
             elif kind == "html":
-                from transforms.curation import web
+                from transforms.ingestion import web
                 yield from web.parse_html(f.read(), path, origin, allow_no_highlights=allow)
             elif kind == "warc":
-                from transforms.curation import warc
+                from transforms.ingestion import warc
                 yield from warc.parse_warc(f, path, origin, allow_no_highlights=allow)
             elif kind == "txt":
-                from transforms.curation import plaintext
+                from transforms.ingestion import plaintext
                 yield from plaintext.parse_txt(f.read(), path, origin, allow_no_highlights=allow)
 
     @staticmethod

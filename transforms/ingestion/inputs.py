@@ -18,7 +18,7 @@ import fsspec
 from transforms.core import io_utils
 from transforms.core.config import setting
 from transforms.core.preflight import InputError, check_remote
-from transforms.curation.readers import file_type, is_compressed
+from transforms.ingestion.readers import file_type, is_compressed
 
 log = logging.getLogger("inputs")
 ONE_PER_FILE = ("story", "html", "txt")

@@ -30,10 +30,10 @@ from trafilatura.utils import load_html
 from w3lib.encoding import html_to_unicode
 
 from transforms.core.rules import rejected_row
-from transforms.curation.articles import Article
-from transforms.curation.plaintext import path_id
-from transforms.curation.readers import url_hash
-from transforms.curation.text import looks_binary, normalise_text
+from transforms.ingestion.articles import Article
+from transforms.ingestion.plaintext import path_id
+from transforms.ingestion.readers import url_hash
+from transforms.ingestion.text import looks_binary, normalise_text
 
 STAGE = "read"
 MAX_PAGE_BYTES = 20_000_000     # trafilatura's own MAX_FILE_SIZE

@@ -24,8 +24,8 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.recordloader import ArchiveLoadFailed
 
 from transforms.core.rules import rejected_row
-from transforms.curation.articles import Article
-from transforms.curation.web import MAX_PAGE_BYTES, parse_html
+from transforms.ingestion.articles import Article
+from transforms.ingestion.web import MAX_PAGE_BYTES, parse_html
 
 STAGE = "read"
 PAGE_RECORDS = ("response", "resource")

@@ -20,8 +20,8 @@ import posixpath
 from typing import Iterable, Iterator, Optional, Union
 
 from transforms.core.rules import rejected_row
-from transforms.curation.articles import Article
-from transforms.curation.text import clean_field, decode, normalise_text
+from transforms.ingestion.articles import Article
+from transforms.ingestion.text import clean_field, decode, normalise_text
 
 STAGE = "read"
 COMPRESSIONS = (".gz", ".bz2", ".xz", ".zst")

@@ -1,0 +1,7 @@
+"""Ingestion (paper Figure 2, "read"): input patterns, layouts and their readers -> Articles.
+
+- `inputs`: the file list a run reads, fixed by pre-flight; `parts`: pieces of large files;
+- `readers` (rc-data stories, JSON lines, CSV, Parquet), `plaintext`, `web`, `warc`: one layout each;
+- `text`: bytes to clean text; `articles`: the record handed to curation;
+- `read`: the `ReadArticles` Beam transform that runs them.
+"""
