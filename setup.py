@@ -66,7 +66,7 @@ setup(
     license="Apache-2.0",
     python_requires=">=3.10",
     packages=find_packages(include=["beam_pipelines*", "transforms*", "models*", "runners*"]),
-    package_data={"beam_pipelines": ["sample_corpus/*", "templates/*"]},
+    package_data={"beam_pipelines": ["sample_corpus/*", "templates/*", "templates/lm_eval/*"]},
     include_package_data=True,
     install_requires=INSTALL_REQUIRES,
     extras_require=EXTRAS_REQUIRE,

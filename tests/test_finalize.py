@@ -145,7 +145,8 @@ def test_layout_funnel_and_rejected_duplicate(built, record_format_dir):
     names = sorted(p.relative_to(dataset).as_posix() for p in dataset.rglob("*") if p.is_file())
     assert [n for n in names if not n.startswith(("articles/", "rejected/"))] == [
         "README.md", "_MANIFEST.json", "dev-00000-of-00001.parquet", "entities_per_passage.png",
-        "passage_length.png", "query_length.png", "record/dev.json", "record/test.json",
+        "explorer/data.js", "explorer/index.html", "lm_eval/record_release.yaml",
+        "lm_eval/utils.py", "passage_length.png", "query_length.png", "record/dev.json", "record/test.json",
         "record/train.json", "stats.json", "superglue/test.jsonl", "superglue/train.jsonl",
         "superglue/val.jsonl", "test-00000-of-00001.parquet", "train-00000-of-00001.parquet"]
     assert not (dataset.parent / "dataset.tmp").exists()

@@ -70,11 +70,22 @@ class FinalizeSettings:
     export_part_passages: int = setting(
         10_000, "passages per sorted part of the ReCoRD/SuperGLUE exports (held in memory "
                 "by one worker while sorting)")
+    lm_eval_task: str = setting(
+        "record_release", "task name of the lm-evaluation-harness export (dataset/lm_eval/)")
+    explorer_queries: int = setting(
+        300, "released queries per split in the explorer page (the smallest ids)")
+    explorer_drops: int = setting(
+        25, "rejected rows per (stage, reason) in the explorer page's audit trail")
 
     def __post_init__(self):
         for name in ("shard_rows", "group_rounds", "quota_buckets", "export_part_passages"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        for name in ("explorer_queries", "explorer_drops"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be at least 0, got {getattr(self, name)}")
+        from transforms.finalize.lm_eval_export import check_task_name
+        check_task_name(self.lm_eval_task)
         if self.num_shards is not None and self.num_shards < 1:
             raise ValueError(f"num_shards must be at least 1, got {self.num_shards}")
         self.split_config()   # the split policy's own checks

@@ -128,6 +128,20 @@ def check_inputs(config: FinalizeConfig):
     return kept, source
 
 
+def write_browsing_aids(config: FinalizeConfig, out: str, stats: dict) -> None:
+    """The lm-evaluation-harness task and the explorer page, from the written release."""
+    from transforms.finalize.explorer import write_explorer
+    from transforms.finalize.lm_eval_export import write_lm_eval
+    s = config.settings
+    write_lm_eval(out, s.lm_eval_task, {k: stats["table1"][k]["queries"]
+                                        for k in ("train", "dev", "test")})
+    sample = write_explorer(out, config.paths.run_folder(), config.paths.filtered,
+                            s.explorer_queries, s.explorer_drops)
+    log.info("finalize: explorer/index.html shows %d queries, %d drop reasons, %d adversary "
+             "answers; lm_eval/%s.yaml", sample["queries"], sample["drop_reasons"],
+             sample["answered"], s.lm_eval_task)
+
+
 def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     """Check the inputs, build the dataset under `<output>.tmp`, check it, move it into
     place; returns the stats.json it wrote."""
@@ -148,6 +162,7 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     if found:
         raise StageFailed("finalize: " + "; ".join(found) + f" (nothing published; the "
                           f"output is left in {tmp})")
+    write_browsing_aids(config, tmp, stats)
     manifest.write(tmp)
     files.publish(tmp, paths.output)
     table = stats["table1"]

@@ -1,0 +1,142 @@
+"""The release's browsing aids: the lm-evaluation-harness task (loaded by lm-eval's own
+TaskManager, no model run) and the static explorer page (opened from file:// in Debian's
+headless Chromium, nothing else reachable)."""
+import os
+import pathlib
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from tests.test_finalize import fixture_rows, run_finalize, write_filtered
+from transforms.core.schema import REJECTED_SCHEMA, SCORED_SCHEMA
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ANSWERED_ID = "answered-q0"
+PREDICTION = "Maria Lopez"
+
+
+def _adversary_outputs(filtered: pathlib.Path, row: dict) -> None:
+    """One query the adversary answered (scored/ and rejected/), as the filter writes them,
+    and one sentence generate rejected (DIR/rejected)."""
+    scored = dict({k: v for k, v in row.items() if k != "split"}, id=ANSWERED_ID,
+                  article_id="answered", fold=1, adversary_prediction=PREDICTION,
+                  adversary_correct=True)
+    for name, schema, rows in (
+            ("scored", SCORED_SCHEMA, [scored]),
+            ("rejected", REJECTED_SCHEMA, [{
+                "stage": "adversary", "reason": "answered_by_adversary", "article_id": "answered",
+                "record_id": ANSWERED_ID, "source_file": None,
+                "detail": f"fold 1 reader answered {PREDICTION!r}"}])):
+        (filtered / name).mkdir()
+        pq.write_table(pa.Table.from_pylist(rows, schema=schema), filtered / name / "part-0.parquet")
+    (filtered.parent / "rejected").mkdir()
+    pq.write_table(pa.Table.from_pylist([{
+        "stage": "sentence", "reason": "question", "article_id": "art001", "record_id": None,
+        "source_file": "art001.story", "detail": "Who will pay for the <b>harbour</b>?"}],
+        schema=REJECTED_SCHEMA), filtered.parent / "rejected" / "rejected-0.parquet")
+
+
+@pytest.fixture(scope="module")
+def release(record_format_dir, tmp_path_factory):
+    root = tmp_path_factory.mktemp("aids")
+    rows = fixture_rows(record_format_dir)
+    filtered = write_filtered(root, rows)
+    _adversary_outputs(filtered, rows[0])
+    return run_finalize(filtered, root / "dataset", "--lm_eval_task", "record_test_release")
+
+
+def test_lm_eval_loads_the_task_and_renders_a_document(release):
+    lm_eval = pytest.importorskip("lm_eval", reason="lm-eval is not installed")
+    from lm_eval.tasks import TaskManager
+    manager = TaskManager(include_path=str(release / "lm_eval"))
+    assert "record_test_release" in manager.all_tasks
+    task = manager.load("record_test_release")["tasks"]["record_test_release"]
+    docs = list(task.validation_docs())
+    dev = pq.read_table(sorted(release.glob("dev-*.parquet"))).to_pylist()
+    assert len(docs) == len(dev) > 0
+    doc = next(d for d in docs if d["query"] == dev[0]["query"])
+    row = dev[0]
+    text = task.doc_to_text(doc)
+    assert text.startswith(row["passage"].split("\n@highlight\n")[0])
+    assert "  - " in text                                       # highlights as a list
+    choices = task.doc_to_choice(doc)
+    assert len(choices) == len({e["text"] for e in row["entities"]})
+    gold = task.doc_to_target(doc)
+    assert gold in choices and "@placeholder" not in gold
+    right = choices.index(gold)
+    scores = [(0.0 if i == right else -5.0, False) for i in range(len(choices))]
+    assert task.process_results(doc, scores) == {"f1": 1.0, "em": 1.0}
+    assert lm_eval.__version__
+
+
+def test_lm_eval_task_names_are_checked():
+    from transforms.finalize.config import FinalizeSettings
+    for bad in ("record", "Record Release", "1task", ""):
+        with pytest.raises(ValueError):
+            FinalizeSettings(lm_eval_task=bad)
+
+
+def test_lm_eval_yaml_leaves_out_empty_splits():
+    from transforms.finalize.lm_eval_export import task_yaml
+    text = task_yaml("t", {"train": 3, "dev": 0, "test": 2})
+    assert "validation_split" not in text and "training_split: train" in text
+    assert "test_split: test" in text and "task: t\n" in text
+
+
+def test_explorer_sample_is_bounded_and_deterministic(release, tmp_path):
+    from transforms.finalize.explorer import explorer_data
+    data = explorer_data(str(release), str(release.parent), str(release.parent / "filtered"), 2, 1)
+    assert all(len(q) <= 2 for q in data["queries"].values())
+    for split, queries in data["queries"].items():
+        ids = sorted(r["id"] for r in pq.read_table(sorted(release.glob(f"{split}-*.parquet"))).to_pylist())
+        assert [q["id"] for q in queries] == ids[:2]
+    reasons = {(g["stage"], g["reason"]): g for g in data["drops"]}
+    assert reasons[("adversary", "answered_by_adversary")]["rows"][0]["record_id"] == ANSWERED_ID
+    assert reasons[("sentence", "question")]["total"] == 1
+    finalize_drops = pq.read_table(sorted((release / "rejected").glob("*.parquet"))).to_pylist()
+    for row in finalize_drops:       # finalize's own drops (the duplicate query) are there too
+        assert reasons[(row["stage"], row["reason"])]["total"] >= 1
+    assert finalize_drops
+    assert data["answered"][ANSWERED_ID]["prediction"] == PREDICTION
+    again = explorer_data(str(release), str(release.parent), str(release.parent / "filtered"), 2, 1)
+    assert again == data
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} not found: apt-get install chromium")
+def test_explorer_shows_a_released_query_and_a_dropped_querys_reason(release):
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    page_url = (release / "explorer" / "index.html").as_uri()
+    dev = sorted(pq.read_table(sorted(release.glob("dev-*.parquet"))).to_pylist(), key=lambda r: r["id"])
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        outside, errors = [], []
+        page.route("**/*", lambda route: (outside.append(route.request.url), route.abort())
+                   if not route.request.url.startswith("file://") else route.continue_())
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        page.goto(page_url)
+        page.select_option("#split", "dev")
+        assert page.locator(".query-item").count() == min(len(dev), 300)
+        page.locator(f".query-item[data-id='{dev[0]['id']}']").click()
+        assert page.locator("#query-text").inner_text() == dev[0]["query"]
+        answers = {a["text"] for a in dev[0]["answers"]}
+        assert page.locator("#answers").inner_text() == " / ".join(sorted(answers, key=lambda t: [
+            a["text"] for a in dev[0]["answers"]].index(t)))
+        marked = page.locator("mark.answer").all_inner_texts()
+        assert marked and set(marked) <= answers
+        assert page.locator("mark.entity").count() > 0
+        page.click("#tab-drops")
+        page.select_option("#reason", "answered_by_adversary")
+        page.locator(".drop-item").first.click()
+        assert page.locator("#drop-reason").inner_text() == "answered_by_adversary"
+        assert page.locator("#adversary-answer").inner_text() == PREDICTION
+        page.select_option("#reason", "question")
+        page.locator(".drop-item").first.click()
+        assert "<b>harbour</b>" in page.locator("#detail").inner_text()   # text, not markup
+        assert page.locator("#detail b").count() == 0
+        page.screenshot(path=str(release.parent / "explorer.png"))
+        browser.close()
+    assert not errors and not outside
