@@ -5,8 +5,11 @@ the HITs, ingest the answers.
           MTurk batch CSV + task page, Label Studio tasks, gold HITs, Prolific code
   workers add NAME... --db DB [--base_url URL] [--role worker|admin|study]
           one personal link per worker (with its secret token); `workers list`, `revoke`
+  participants import --db DB --study NAME --export prolific_export.csv
+          the Prolific participants a study link accepts (and ingest counts one by one)
   serve   --hits DIR/hits --db annotations.sqlite [--host 127.0.0.1] [--port P]
-          the HIT pages for workers holding a token; answers stored in SQLite
+          the HIT pages for workers holding a token; answers stored in SQLite; a worker
+          may answer only the HIT served to them, within --assignments and --hits_per_worker
   ingest  --results RESULTS.csv|annotations.sqlite|labelstudio.json --output DIR/validated
           worker checks (first answer per query, gold accuracy), one verdict per triple
 """
@@ -20,6 +23,7 @@ from transforms.human_filtering import worker_quality as Q
 from transforms.human_filtering.fields import FieldError, UserError
 
 LOG = logging.getLogger(__name__)
+DEFAULT_PORT = 8000
 QUALITY = list(C.leaves(Q.QualityConfig))
 
 
@@ -62,8 +66,9 @@ def _parser() -> argparse.ArgumentParser:
     w = wsub.add_parser("add", help="create workers and print one link each")
     w.add_argument("names", nargs="+", metavar="NAME")
     w.add_argument("--db", required=True, help="the annotation database serve uses")
-    w.add_argument("--base_url", default="http://127.0.0.1:8000",
-                   help="where workers reach `serve` (default http://127.0.0.1:8000)")
+    w.add_argument("--base_url", default=None,
+                   help="where workers reach `serve` (default: the address `serve` last "
+                        "listened on with this --db, else http://127.0.0.1:%d)" % DEFAULT_PORT)
     w.add_argument("--role", choices=("worker", "admin", "study"), default="worker",
                    help="admin: the requester's views; study: a Prolific study link")
     for action in ("list", "revoke"):
@@ -72,11 +77,21 @@ def _parser() -> argparse.ArgumentParser:
             w.add_argument("names", nargs="+", metavar="NAME")
         w.add_argument("--db", required=True)
 
+    p = sub.add_parser("participants", help="Prolific: the participants a study link accepts")
+    psub = p.add_subparsers(dest="action", required=True)
+    w = psub.add_parser("import", help="load a study's participants from Prolific's export "
+                                       "(CSV with a 'Participant id' column)")
+    w.add_argument("--db", required=True)
+    w.add_argument("--study", required=True, help="the study link's name (workers add "
+                                                  "NAME --role study)")
+    w.add_argument("--export", required=True, help="Prolific's submissions export, CSV")
+
     p = sub.add_parser("serve", help="serve the HITs to workers holding a token")
     p.add_argument("--hits", required=True, help="DIR/hits written by export")
     p.add_argument("--db", required=True, help="SQLite file the answers go to")
     p.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=int, default=DEFAULT_PORT,
+                   help="port (default %d; 0 picks a free one)" % DEFAULT_PORT)
     C.add_flags(p, _serve_leaves(), "serving")
 
     p = sub.add_parser("ingest", help="check workers and validate triples")
@@ -92,9 +107,15 @@ def _parser() -> argparse.ArgumentParser:
 def _workers(args):
     from transforms.human_filtering import tokens
     if args.action == "add":
+        from transforms.human_filtering import db as D
+        base_url = args.base_url or D.get_meta(args.db, "base_url")
         made = tokens.add(args.db, args.names, args.role)
+        if base_url is None:
+            base_url = "http://127.0.0.1:%d" % DEFAULT_PORT
+            print("note: serve has not run with --db %s yet: the links assume %s (pass "
+                  "--base_url if it will listen elsewhere)" % (args.db, base_url), file=sys.stderr)
         for name, token in made:
-            print("%s\t%s" % (name, tokens.link(args.base_url, args.role, token)))
+            print("%s\t%s" % (name, tokens.link(base_url, args.role, token)))
         return made
     if args.action == "revoke":
         done = tokens.revoke(args.db, args.names)
@@ -113,6 +134,8 @@ def _serve(args):
     from transforms.human_filtering.server import Server
     cfg = C.override(ServeConfig(), _serve_leaves(), C.given(args, _serve_leaves()))
     server = Server(args.hits, args.db, args.host, args.port, cfg)
+    from transforms.human_filtering import db as D
+    D.set_meta(args.db, "base_url", server.url)
     print("serving %d HITs on %s/ (Ctrl-C to stop); give workers their links with "
           "`workers add NAME --db %s`" % (len(server.store.hits), server.url, args.db),
           flush=True)
@@ -131,6 +154,11 @@ def run(argv=None):
         return ingest(args.results, args.output, cfg, args.hits)
     if args.command == "workers":
         return _workers(args)
+    if args.command == "participants":
+        from transforms.human_filtering.prolific import import_participants
+        n = import_participants(args.db, args.study, args.export)
+        print("%s: %d participant(s) known; ids not on the list are refused" % (args.study, n))
+        return n
     return _serve(args)
 
 

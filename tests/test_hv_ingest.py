@@ -14,7 +14,7 @@ from beam_pipelines import human_validation as hv
 from tests.test_human_validation import clickable, write_record_candidates
 from transforms.human_filtering import mturk, tokens
 from transforms.human_filtering.csv_safe import safe_cell
-from transforms.human_filtering.store import Answer, Store, hits_from_rows
+from transforms.human_filtering.store import QueuePolicy, Answer, Store, hits_from_rows
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 
@@ -107,12 +107,15 @@ def test_gold_accuracy_is_reported_and_blocks_in_sqlite_and_csv(exported, tmp_pa
     assert workers["careful"]["gold_accuracy"] == "1.0" and summary["blocked_workers"] == ["paster"]
 
     # the same answers through the server's SQLite store
-    store = Store(str(tmp_path / "a.sqlite"), hits_from_rows(hits, 1))
-    for worker, h, ent in answers:
-        hit = store.hits[h["hit_ref"]]
-        answer = Answer(h["query_id"], ent["text"], ent["start"], ent["end"], False, "")
-        assert store.save(worker, hit, [answer]) == 1
-        assert store.save(worker, hit, [answer]) == 0           # exactly once
+    store = Store(str(tmp_path / "a.sqlite"), hits_from_rows(hits, 1), QueuePolicy(assignments=2, gold_share=0.5))
+    picks = {(worker, h["hit_ref"]): (h, ent) for worker, h, ent in answers}
+    for worker in ("paster", "careful"):
+        while (served := store.next_hit(worker)) is not None:   # each answers what it is served
+            h, ent = picks[(worker, served[0])]
+            hit = store.hits[h["hit_ref"]]
+            answer = Answer(h["query_id"], ent["text"], ent["start"], ent["end"], False, "")
+            assert store.save(worker, hit, [answer]) == 1
+            assert store.save(worker, hit, [answer]) == 0           # exactly once
     again = hv.run(["ingest", "--results", str(tmp_path / "a.sqlite"), "--output",
                     str(tmp_path / "v2"), *flags])
     assert again["blocked_workers"] == ["paster"]

@@ -1,9 +1,10 @@
 """The annotation server's HTTP app (Starlette): HIT pages and submissions for workers with
 a personal token, progress and results for the requester's admin token.
 
-    GET  /next?token=T            the worker's next HIT (303), or the end page
+    GET  /next?token=T            the worker's next HIT (303, reserved for them), or the end page
     GET  /hit/<hit_ref>?token=T   a HIT page (the MTurk template, filled in)
-    POST /hit/submit              a page's answers: form fields + token
+    POST /hit/submit              a page's answers: form fields + token; only for a HIT
+                                  served to that worker and still open for them (else 403/409)
     GET  /admin/progress          JSON; admin token (Authorization: Bearer, or ?token=)
     GET  /admin/results.csv       every answer, spreadsheet-safe
 
@@ -29,7 +30,7 @@ from transforms.human_filtering import forms, prolific, tokens
 from transforms.human_filtering import hits as H
 from transforms.human_filtering.csv_safe import csv_text
 from transforms.human_filtering.fields import FieldError, check_id, shown
-from transforms.human_filtering.store import Store, hits_from_rows
+from transforms.human_filtering.store import QueuePolicy, QueueRefused, Store, hits_from_rows
 
 LOG = logging.getLogger(__name__)
 _HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
@@ -48,6 +49,8 @@ class ServeConfig:
                                  "study's size)", flag="hits_per_worker")
     max_body: int = setting(64 * 1024, "bytes a submission may have; larger ones get 413")
     threads: int = setting(8, "threads for SQLite work (a bounded pool)")
+    hit_minutes: float = setting(60.0, "minutes a served HIT stays reserved for its worker "
+                                       "(then another worker may get it)")
     gold_share: float = setting(0.0, "share of gold HITs in each queue", cli=False)
     completion_code: str | None = setting(None, "Prolific completion code", cli=False)
 
@@ -90,7 +93,8 @@ class App:
     def __init__(self, hit_rows, manifest: dict, template: str, db: str, cfg: ServeConfig):
         self.per_hit, self.template, self.db, self.cfg = manifest["per_hit"], template, db, cfg
         self.rows = {r["hit_ref"]: r for r in hit_rows}
-        self.store = Store(db, hits_from_rows(hit_rows, self.per_hit))
+        self.store = Store(db, hits_from_rows(hit_rows, self.per_hit), QueuePolicy(
+            cfg.assignments, cfg.per_worker, cfg.gold_share, cfg.hit_minutes * 60))
         self._limiter = None
         self.asgi = _Guard(Starlette(routes=[
             Route("/", self.landing), Route("/next", self.next_hit),
@@ -124,6 +128,8 @@ class App:
             return _refuse(request, 400, str(err))
         except tokens.Forbidden as err:
             return _refuse(request, 403, str(err))
+        except QueueRefused as err:
+            return _refuse(request, err.status, err.reason)
         except ClientDisconnect:
             return _refuse(request, 400, "the client went away before its body was sent")
         except sqlite3.OperationalError as err:   # e.g. locked for 30 s under a flood
@@ -145,8 +151,7 @@ class App:
                 worker, token = await self._run(tokens.join_study, self.db, worker,
                                                  got["PROLIFIC_PID"], got["SESSION_ID"])
             _check_binding(worker, got)
-            nxt = await self._run(self.store.next_hit, worker.worker_id, self.cfg.assignments,
-                                  self.cfg.gold_share, self.cfg.per_worker)
+            nxt = await self._run(self.store.next_hit, worker.worker_id)
             saved = {"saved": "1"} if q.get("saved") == "1" else {}
             if nxt is None:
                 return self._done(worker, bool(saved))

@@ -1,5 +1,6 @@
-"""The annotation database (SQLite): the HITs being served, the workers and their tokens,
-and every answer. One file per export; WAL mode so pages are read while answers are written.
+"""The annotation database (SQLite): the HITs, the workers and their tokens, which HIT was
+served to whom (`served`, the queue the server enforces), the Prolific participants a
+requester imported (`participants`), the server's address (`meta`) and every answer. One file per export; WAL mode so pages are read while answers are written.
 """
 import contextlib
 import sqlite3
@@ -18,6 +19,14 @@ CREATE INDEX IF NOT EXISTS annotations_hit ON annotations(hit_ref, worker_id);
 CREATE TABLE IF NOT EXISTS workers (
   worker_id TEXT PRIMARY KEY, role TEXT NOT NULL, token_sha256 TEXT NOT NULL UNIQUE,
   created_at TEXT NOT NULL, revoked_at TEXT, study TEXT, session_id TEXT);
+CREATE TABLE IF NOT EXISTS served (
+  worker_id TEXT NOT NULL, hit_ref TEXT NOT NULL, served_at REAL NOT NULL,
+  expires_at REAL NOT NULL, PRIMARY KEY (worker_id, hit_ref));
+CREATE INDEX IF NOT EXISTS served_hit ON served(hit_ref, expires_at);
+CREATE TABLE IF NOT EXISTS participants (
+  study TEXT NOT NULL, pid TEXT NOT NULL, status TEXT, imported_at TEXT NOT NULL,
+  PRIMARY KEY (study, pid));
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
@@ -82,3 +91,16 @@ def writing(path: str):
         con.execute("COMMIT")
     finally:
         con.close()
+
+
+def get_meta(path: str, key: str):
+    """A value the server recorded (e.g. `base_url`), or None."""
+    create(path)
+    with reading(path) as con:
+        row = con.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return row[0] if row else None
+
+
+def set_meta(path: str, key: str, value: str) -> None:
+    with writing(path) as con:
+        con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))

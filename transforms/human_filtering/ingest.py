@@ -20,7 +20,7 @@ import fsspec
 from transforms.core import io_utils
 from transforms.human_filtering import db as D
 from transforms.human_filtering import hits as H
-from transforms.human_filtering import labelstudio, mturk
+from transforms.human_filtering import labelstudio, mturk, prolific
 from transforms.human_filtering import worker_quality as Q
 from transforms.human_filtering.csv_safe import write_csv
 from transforms.human_filtering.export import hits_index
@@ -42,15 +42,41 @@ def read_sqlite(path: str) -> tuple:
             rows = con.execute("SELECT worker_id, query_id, hit_ref, answer, answer_start,"
                                " answer_end, ambiguous, feedback FROM annotations ORDER BY id"
                                ).fetchall()
+            counted, unverified = _counted_workers(con, {r[0] for r in rows})
         finally:
             con.close()
     except sqlite3.DatabaseError as err:
         raise UserError("%s is not an annotation database of `serve` (%s)" % (path, err)) \
             from None
-    subs = [Q.Submission(w, q, h, H.is_correct(a, s, e, hits[q][0]),
+    subs = [Q.Submission(counted[w], q, h, H.is_correct(a, s, e, hits[q][0]),
                          Q.is_ambiguity_report(truthy(amb), fb), fb, hits[q][1])
             for w, q, h, a, s, e, amb, fb in rows]
-    return subs, list(hits), {"rejected_assignments": 0, "unanswered": 0, "not_an_entity": 0}
+    if unverified:
+        LOG.warning("%d Prolific participant(s) are not on their study's imported list: "
+                    "their answers count as one worker per study (STUDY:unverified); import "
+                    "Prolific's export with `human_validation participants import`", unverified)
+    return subs, list(hits), {"rejected_assignments": 0, "unanswered": 0, "not_an_entity": 0,
+                              "unverified_participants": unverified}
+
+
+def _counted_workers(con, workers) -> tuple:
+    """({worker_id: the worker its answers count for}, participants merged as unverified)."""
+    study_of = {}
+    if "study" in D.columns(con, "workers"):
+        study_of = dict(con.execute("SELECT worker_id, study FROM workers"))
+    has_list = "participants" in {r[0] for r in con.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    out, merged = {}, 0
+    for w in sorted(workers):
+        study = study_of.get(w)
+        if study and has_list:
+            out[w] = prolific.counted_worker(con, w, study)
+        elif study:
+            out[w] = "%s:%s" % (study, prolific.UNVERIFIED)
+        else:
+            out[w] = w
+        merged += out[w] != w
+    return out, merged
 
 
 def read_results(results: str, hits_dir: str | None = None) -> tuple:

@@ -1,9 +1,14 @@
-"""The served HITs and their answers in SQLite: which HIT a worker gets next, and the
-exactly-once insert of a submitted page (UNIQUE (worker_id, query_id), one transaction).
+"""The served HITs and their answers in SQLite: which HIT a worker gets next (reserved for
+them in `served`), and the exactly-once insert of a submitted page, allowed only for a HIT
+served to that worker and still open for them (UNIQUE (worker_id, query_id); the checks
+and the insert in one transaction).
 """
+import collections
+import dataclasses
 import datetime
 import json
 import math
+import time
 import uuid
 from typing import NamedTuple
 
@@ -51,11 +56,46 @@ def _now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
-class Store:
-    """The annotation database of one export."""
+@dataclasses.dataclass(frozen=True)
+class QueuePolicy:
+    """What the server enforces (paper 3.4: one worker per train triple, two for dev/test)."""
+    assignments: int = 1          # workers per regular HIT
+    per_worker: int = 0           # HITs one worker may answer (0: no cap)
+    gold_share: float = 0.0       # share of gold HITs in each queue
+    hold_seconds: float = 3600.0  # how long a served HIT stays reserved for its worker
 
-    def __init__(self, path: str, hits: list):
-        self.path = path
+
+class QueueRefused(Exception):
+    """A submission the queue does not allow: nothing is stored."""
+
+    def __init__(self, status: int, reason: str):
+        super().__init__(reason)
+        self.status, self.reason = status, reason
+
+
+def _answered_by(con, worker: str) -> set:
+    return {r[0] for r in con.execute(
+        "SELECT DISTINCT hit_ref FROM annotations WHERE worker_id = ?", (worker,))}
+
+
+def _taken(con, worker: str, now: float) -> dict:
+    """{hit_ref: workers who answered it, or hold a live reservation (other than `worker`)}."""
+    taken = collections.Counter()
+    for ref, w in con.execute("SELECT DISTINCT hit_ref, worker_id FROM annotations"):
+        taken[ref] += 1
+    for (ref,) in con.execute(
+            "SELECT s.hit_ref FROM served s WHERE s.expires_at > ? AND s.worker_id != ? AND "
+            "NOT EXISTS (SELECT 1 FROM annotations a WHERE a.worker_id = s.worker_id AND "
+            "a.hit_ref = s.hit_ref)", (now, worker)):
+        taken[ref] += 1
+    return taken
+
+
+class Store:
+    """The annotation database of one export, and the queue policy it enforces."""
+
+    def __init__(self, path: str, hits: list, queue: QueuePolicy = QueuePolicy()):
+        self.path, self.queue = path, queue
         self.hits = {h.ref: h for h in hits}
         self.regular = [h.ref for h in hits if not h.gold]
         self.gold = [h.ref for h in hits if h.gold]
@@ -68,47 +108,76 @@ class Store:
                                  json.dumps(task.reference_answers, ensure_ascii=False),
                                  int(hit.gold)))
 
-    def next_hit(self, worker: str, assignments: int = 1, gold_share: float = 0.0,
-                 per_worker: int = 0):
-        """(hit_ref, n, of) of the worker's next HIT, or None when none is left.
+    def next_hit(self, worker: str, now: float | None = None):
+        """(hit_ref, n, of) of the worker's next HIT, reserved for them, or None when none
+        is left; one write transaction, so concurrent workers never get more HITs than the
+        policy allows.
 
-        Regular HITs: the first with the fewest workers, below `assignments`, this worker
-        has not done. Gold HITs (any number of workers) come at every 1/gold_share-th
-        place of each worker's queue, in an order of their own per worker. `of` is
-        `per_worker` when set, else the number of HITs in the batch."""
-        with D.reading(self.path) as con:
-            done = dict(con.execute("SELECT hit_ref, COUNT(DISTINCT worker_id) FROM "
-                                    "annotations GROUP BY hit_ref"))
-            mine = {r[0] for r in con.execute(
-                "SELECT DISTINCT hit_ref FROM annotations WHERE worker_id = ?", (worker,))}
-        of = per_worker or len(self.hits)
-        if per_worker and len(mine) >= per_worker:
-            return None
-        todo = [h for h in self.regular if h not in mine and done.get(h, 0) < assignments]
-        if not todo:
-            return None
-        n = len(mine) + 1
-        gold_done = sum(h in mine for h in self.gold)
-        gold_left = sorted((h for h in self.gold if h not in mine),
-                           key=lambda h: stable_hash(worker + "\x00" + h, salt="gold"))
-        if gold_left and math.floor(n * gold_share + 1e-9) > gold_done:
-            return gold_left[0], n, of
-        return min(todo, key=lambda h: done.get(h, 0)), n, of
+        A HIT served and not yet answered is served again (reloading a page costs
+        nothing). Regular HITs: the first with the fewest workers, counting answers and
+        live reservations of others, below `assignments`, that this worker has not done.
+        Gold HITs (any number of workers) come at every 1/gold_share-th place of each
+        worker's queue, in an order of their own per worker. `of` is `per_worker` when
+        set, else the number of HITs in the batch."""
+        q, now = self.queue, time.time() if now is None else now
+        with D.writing(self.path) as con:
+            mine = _answered_by(con, worker)
+            of = q.per_worker or len(self.hits)
+            held = con.execute(
+                "SELECT hit_ref FROM served WHERE worker_id = ? AND expires_at > ? ORDER BY "
+                "served_at", (worker, now)).fetchall()
+            for (ref,) in held:
+                if ref not in mine and ref in self.hits:
+                    return ref, len(mine) + 1, of
+            if q.per_worker and len(mine) >= q.per_worker:
+                return None
+            taken = _taken(con, worker, now)
+            todo = [h for h in self.regular if h not in mine and taken.get(h, 0) < q.assignments]
+            if not todo:
+                return None
+            n = len(mine) + 1
+            gold_done = sum(h in mine for h in self.gold)
+            gold_left = sorted((h for h in self.gold if h not in mine),
+                               key=lambda h: stable_hash(worker + "\x00" + h, salt="gold"))
+            if gold_left and math.floor(n * q.gold_share + 1e-9) > gold_done:
+                ref = gold_left[0]
+            else:
+                ref = min(todo, key=lambda h: taken.get(h, 0))
+            con.execute("INSERT OR REPLACE INTO served (worker_id, hit_ref, served_at, "
+                        "expires_at) VALUES (?,?,?,?)", (worker, ref, now, now + q.hold_seconds))
+            return ref, n, of
 
     def save(self, worker: str, hit: Hit, answers, time_spent_ms=None,
-             assignment: str = "") -> int:
-        """Store one submitted page atomically: the rows written, 0 when this worker had
-        already answered these queries (a repeated or concurrent duplicate post)."""
+             assignment: str = "", now: float | None = None) -> int:
+        """Store one submitted page atomically, after checking in the same transaction that
+        the HIT was served to this worker and is still open for them: `QueueRefused` (403:
+        never served to them; 409: its assignments or the worker's HIT cap are used up).
+        Returns the rows written, 0 when this worker had already answered these queries (a
+        repeated or concurrent duplicate post)."""
         assignment = assignment or "local-" + uuid.uuid4().hex
-        now, written = _now(), 0
+        now = time.time() if now is None else now
+        stamp, written, q = _now(), 0, self.queue
         with D.writing(self.path) as con:
+            served = con.execute("SELECT expires_at FROM served WHERE worker_id = ? AND "
+                                 "hit_ref = ?", (worker, hit.ref)).fetchone()
+            if served is None:
+                raise QueueRefused(403, "%s was not served to %s: answer the HIT /next gives "
+                                   "you" % (hit.ref, worker))
+            mine = _answered_by(con, worker)
+            if hit.ref in mine:
+                return 0
+            if q.per_worker and len(mine) >= q.per_worker:
+                raise QueueRefused(409, "%s has answered its %d HITs" % (worker, q.per_worker))
+            if not hit.gold and _taken(con, worker, now).get(hit.ref, 0) >= q.assignments:
+                raise QueueRefused(409, "%s already has its %d worker(s): its time for you ran "
+                                   "out and it went to another" % (hit.ref, q.assignments))
             for a in answers:
                 cur = con.execute(
                     "INSERT OR IGNORE INTO annotations (assignment_id, hit_ref, worker_id,"
                     " query_id, answer, answer_start, answer_end, ambiguous, feedback,"
                     " time_spent_ms, submitted_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                     (assignment, hit.ref, worker, a.query_id, a.text, a.start, a.end,
-                     int(a.ambiguous), a.feedback, time_spent_ms, now))
+                     int(a.ambiguous), a.feedback, time_spent_ms, stamp))
                 written += cur.rowcount
         return written
 

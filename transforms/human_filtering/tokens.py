@@ -122,10 +122,16 @@ def authenticate(con, token: str) -> Worker | None:
 def join_study(db: str, study: Worker, pid: str, session_id: str) -> tuple:
     """(participant Worker, fresh token) for a Prolific participant arriving through a
     study link. The first session seen for a PROLIFIC_PID owns it: another session id
-    for the same PROLIFIC_PID is Forbidden (someone else typing that id into the link)."""
+    for the same PROLIFIC_PID is Forbidden (someone else typing that id into the link), and
+    so is an id not on the study's imported participant list, once it has one."""
+    from transforms.human_filtering.prolific import UNVERIFIED, known
     worker_id = "%s:%s" % (study.worker_id, pid)
     token = new_token()
+    if pid == UNVERIFIED:
+        raise Forbidden("PROLIFIC_PID %s is reserved" % pid)
     with D.writing(db) as con:
+        if known(con, study.worker_id, pid) is False:
+            raise Forbidden("PROLIFIC_PID %s is not a participant of this study" % pid)
         row = con.execute("SELECT session_id, revoked_at FROM workers WHERE worker_id = ?",
                           (worker_id,)).fetchone()
         if row is not None and (row[0] != session_id or row[1] is not None):
