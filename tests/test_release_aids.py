@@ -122,6 +122,7 @@ def test_explorer_shows_a_released_query_and_a_dropped_querys_reason(release):
         assert page.locator(".query-item").count() == min(len(dev), 300)
         page.locator(f".query-item[data-id='{dev[0]['id']}']").click()
         assert page.locator("#query-text").inner_text() == dev[0]["query"]
+        assert "null" not in page.locator("#detail").inner_text().split()
         answers = {a["text"] for a in dev[0]["answers"]}
         assert page.locator("#answers").inner_text() == " / ".join(sorted(answers, key=lambda t: [
             a["text"] for a in dev[0]["answers"]].index(t)))
