@@ -3,17 +3,21 @@
 Small files and compressed files are one part. Large uncompressed files are cut so that one
 JSON-lines / CSV / Parquet file of millions of rows is parsed on many workers:
 - JSON lines: byte ranges; a line belongs to the range holding its first byte;
-- CSV: byte ranges cut at record boundaries, found by one pass over the bytes that tracks
-  whether a position is inside a quoted field (quoted fields may hold newlines);
+- CSV: byte ranges cut where the csv module starts a record, found by one pass of the csv
+  module over the file (quoted fields may hold newlines, unquoted ones bare quotes): each
+  part parses to the rows the whole file gives; a file it cannot read is one part;
 - Parquet: runs of row groups.
 """
-from typing import NamedTuple, Optional
+import csv
+import re
+from typing import Iterator, NamedTuple, Optional
 
 import fsspec
 
 from transforms.ingestion.readers import file_type, is_compressed
 
 _SCAN_CHUNK = 8 << 20
+_EOL = re.compile(rb"\r\n|\r|\n")
 
 
 class Part(NamedTuple):
@@ -38,35 +42,53 @@ def jsonl_ranges(size: int, part_bytes: int) -> list:
     return [(i * step, min(size, (i + 1) * step)) for i in range(n)]
 
 
-def csv_boundaries(f, size: int, part_bytes: int) -> list:
-    """Offsets (after the header) where a record starts, about `part_bytes` apart."""
-    f.seek(0)
-    header = f.readline()
-    starts, target = [len(header)], len(header) + part_bytes
-    pos, odd = len(header), False   # odd: inside a quoted field
-    while target < size:
+def csv_lines(f, start: int = 0) -> Iterator[tuple]:
+    """(offset, line bytes) from `start`, split where `TextIOWrapper(newline="")` splits
+    (after `\r\n`, `\r` or `\n`), so the csv module sees the lines the whole-file reader sees."""
+    f.seek(start)
+    pos, buf = start, b""
+    while True:
         chunk = f.read(_SCAN_CHUNK)
+        buf += chunk
+        i = 0
+        for m in _EOL.finditer(buf):
+            if chunk and m.end() == len(buf) and buf.endswith(b"\r"):
+                break   # a `\r` that may be half of a `\r\n`: wait for the next chunk
+            yield pos + i, buf[i:m.end()]
+            i = m.end()
+        pos, buf = pos + i, buf[i:]
         if not chunk:
-            break
-        found = None
-        if pos + len(chunk) > target:
-            i = max(0, target - pos)
-            while True:
-                nl = chunk.find(b"\n", i)
-                if nl < 0:
-                    break
-                if not (odd ^ (chunk.count(b'"', 0, nl) % 2 == 1)) and pos + nl + 1 < size:
-                    found = pos + nl + 1
-                    break
-                i = nl + 1
-        if found is not None:
-            starts.append(found)
-            target = found + part_bytes
-            f.seek(found)
-            odd, pos = False, found
-            continue
-        odd ^= chunk.count(b'"') % 2 == 1
-        pos += len(chunk)
+            if buf:
+                yield pos, buf
+            return
+
+
+def csv_record_ends(f) -> Iterator[int]:
+    """The offset just after each record (the header first) as the csv module reads the
+    file: quoted newlines, doubled quotes and bare quotes inside unquoted fields are
+    followed exactly as `readers.parse_csv` follows them when it reads the whole file."""
+    csv.field_size_limit(1 << 30)
+    end = [0]
+
+    def decoded():
+        for offset, raw in csv_lines(f):
+            end[0] = offset + len(raw)
+            yield raw.decode("utf-8-sig" if offset == 0 else "utf-8")
+
+    for _ in csv.reader(decoded()):
+        yield end[0]
+
+
+def csv_boundaries(f, size: int, part_bytes: int) -> list:
+    """Offsets where a record starts (the first: just after the header), about
+    `part_bytes` apart (see `csv_record_ends`)."""
+    ends = csv_record_ends(f)
+    starts = [next(ends, 0)]
+    target = starts[0] + part_bytes
+    for end in ends:
+        if target <= end < size:
+            starts.append(end)
+            target = end + part_bytes
     return starts
 
 

@@ -18,7 +18,7 @@ from transforms.core import io_utils
 from transforms.core.accounting import COUNTS, Count, StepFn, accounted, merged, reject
 from transforms.ingestion import readers
 from transforms.ingestion.inputs import ReadConfig, default_origin
-from transforms.ingestion.parts import Part, plan_parts
+from transforms.ingestion.parts import Part, csv_record_ends, plan_parts
 
 log = logging.getLogger(__name__)
 KINDS_HELP = ".story, .jsonl/.json, .csv, .parquet, .html/.htm, .warc, .txt"
@@ -161,7 +161,9 @@ class ReadPart(StepFn):
             text = io.TextIOWrapper(f, encoding="utf-8-sig", errors="strict", newline="")
             yield from readers.parse_csv(text, part.path, part.origin, counter)
             return
-        header = f.readline()
+        header_end = next(csv_record_ends(f), 0)   # the header as the csv module reads it
+        f.seek(0)
+        header = f.read(header_end)
         f.seek(part.start)
         body = f.read(part.end - part.start)
         text = io.StringIO((header + body).decode("utf-8-sig"), newline="")
