@@ -30,10 +30,12 @@ class Part(NamedTuple):
     start: int             # bytes (JSONL, CSV) or row groups (Parquet); 0 for whole files
     end: Optional[int]     # exclusive; None: to the end
     cap: Optional[int]     # read at most this many records (--limit), None: all
+    source: str = ""       # the input's publisher and column names (specs.py)
+    columns: tuple = ()
 
 
-def whole(path, origin, kind, size, cap=None) -> Part:
-    return Part(path, origin, kind, size, 0, 1, 0, None, cap)
+def whole(path, origin, kind, size, cap=None, source="", columns=()) -> Part:
+    return Part(path, origin, kind, size, 0, 1, 0, None, cap, source, columns)
 
 
 def jsonl_ranges(size: int, part_bytes: int) -> list:
@@ -93,12 +95,12 @@ def csv_boundaries(f, size: int, part_bytes: int) -> list:
 
 
 def plan_parts(path: str, origin: str, size: int, part_bytes: int,
-               cap: Optional[int] = None) -> list:
+               cap: Optional[int] = None, source: str = "", columns: tuple = ()) -> list:
     """The parts of one file (never raises: an unreadable file is one part, read later)."""
     kind = file_type(path)
     if cap is not None or size <= part_bytes or is_compressed(path) or kind not in (
             "jsonl", "csv", "parquet"):
-        return [whole(path, origin, kind, size, cap)]
+        return [whole(path, origin, kind, size, cap, source, columns)]
     try:
         if kind == "jsonl":
             ranges = jsonl_ranges(size, part_bytes)
@@ -119,6 +121,6 @@ def plan_parts(path: str, origin: str, size: int, part_bytes: int,
             if first < meta.num_row_groups or not ranges:
                 ranges.append((first, meta.num_row_groups))
     except Exception:  # noqa: BLE001 - the read step reports why the file cannot be read
-        return [whole(path, origin, kind, size, cap)]
-    return [Part(path, origin, kind, size, i, len(ranges), s, e, None)
+        return [whole(path, origin, kind, size, cap, source, columns)]
+    return [Part(path, origin, kind, size, i, len(ranges), s, e, None, source, columns)
             for i, (s, e) in enumerate(ranges)]
