@@ -231,3 +231,25 @@ def test_generate_gives_identical_candidates_from_every_layout(exports, tmp_path
     assert got["folder"] and {r["source"] for r in got["folder"]} == {"cnn"}
     for name, rows in got.items():
         assert rows == got["folder"], name
+
+
+def test_the_examples_in_docs_ingest_parse(tmp_path):
+    """Every TOML example and every --input of docs/ingest.md is read as documented."""
+    import re
+    import shlex
+    import pathlib
+    from beam_pipelines import build
+    text = (pathlib.Path(__file__).parents[1] / "docs" / "ingest.md").read_text()
+    tomls = re.findall(r"```toml\n(.*?)```", text, re.S)
+    assert len(tomls) >= 6
+    for i, block in enumerate(tomls):
+        path = tmp_path / f"{i}.toml"
+        path.write_text(block if "output =" in block else f'output = "{tmp_path}"\n' + block)
+        args, _ = build.common.parse(build.build_parser(), ["--config", str(path)])
+        assert build.config_from_args(args).paths.inputs, block
+    commands = re.findall(r"```sh\n(.*?)```", text, re.S)
+    flags = [w for block in commands for w in shlex.split(block.replace("\\\n", " "))]
+    given = [flags[i + 1] for i, w in enumerate(flags) if w == "--input"]
+    assert any("::" in g for g in given)
+    for g in given:
+        parse_input(g)

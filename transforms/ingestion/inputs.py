@@ -134,6 +134,9 @@ def check_columns(spec: InputSpec, files) -> None:
     naming the file's columns (every other file is checked as the job reads it)."""
     if not spec.columns:
         return
+    if not any(file_type(p) in ("csv", "jsonl", "parquet", "arrow") for p, _ in files):
+        raise InputError(f"--input {spec.pattern}: column names apply to CSV, JSON lines, "
+                         "Parquet and Arrow files; this input has none")
     for path, _ in files:
         kind = file_type(path)
         if kind not in ("csv", "parquet", "arrow"):

@@ -84,6 +84,8 @@ class ReadPart(StepFn):
             found += 1
             if isinstance(parsed, dict):
                 yield reject(**{**parsed, "stage": "read"})
+            elif part.source and not parsed.source:   # the input's publisher, every layout
+                yield parsed.with_(source=part.source)
             else:
                 yield parsed
         if found == 0 and part.count == 1:
