@@ -253,3 +253,16 @@ def test_the_examples_in_docs_ingest_parse(tmp_path):
     assert any("::" in g for g in given)
     for g in given:
         parse_input(g)
+
+
+def test_a_load_dataset_cache_folder_gives_its_arrow_files(exports, tmp_path):
+    import shutil
+    cache = tmp_path / "abisee___cnn_dailymail" / "3.0.0" / "0000"
+    cache.mkdir(parents=True)
+    shard = exports / "saved" / "data-00000-of-00001.arrow"
+    shutil.copy(shard, cache / "cnn_dailymail-test.arrow")
+    shutil.copy(shard, cache / "cache-1234.arrow")          # a map() result: not the data
+    shutil.copy(exports / "saved" / "dataset_info.json", cache / "dataset_info.json")
+    listed = inputs.list_inputs([(str(cache), "")])
+    assert [p.rsplit("/", 1)[-1] for p, _ in listed[0].files] == ["cnn_dailymail-test.arrow"]
+    assert len([a for a in _read(parse_input(str(cache))) if isinstance(a, Article)]) == 12

@@ -4,7 +4,9 @@ bare `.arrow` files.
 - A `Dataset.save_to_disk` folder holds `state.json` (its `_data_files`, in order),
   `dataset_info.json` and `data-NNNNN-of-NNNNN.arrow` shards; a `DatasetDict` folder holds
   `dataset_dict.json` (its `splits`) and one such folder per split. `--input FOLDER` reads
-  every shard of every split (or name one split's folder: `FOLDER/test`).
+  every shard of every split (or name one split's folder: `FOLDER/test`). A folder with
+  only `dataset_info.json` (`load_dataset`'s cache) gives its `.arrow` files in name order,
+  `cache-*.arrow` (the results of `map`/`filter`) left out.
 - `.arrow` files are Arrow IPC streams (as `datasets` writes them; the IPC file format is
   read too), read one record batch at a time, never whole.
 Rows are the same records as CSV/JSON lines/Parquet rows (`readers.article_from_mapped`),
@@ -16,7 +18,7 @@ from typing import Iterator, Optional
 
 import fsspec
 
-MARKERS = ("dataset_dict.json", "state.json")
+MARKERS = ("dataset_dict.json", "state.json", "dataset_info.json")
 _FILE_MAGIC = b"ARROW1"
 
 
@@ -51,6 +53,10 @@ def datasets_files(url: str) -> list:
         if not isinstance(splits, list) or not splits:
             raise ValueError(f"{url}/dataset_dict.json lists no splits")
         return [f for split in splits for f in datasets_files(prefix + f"{path}/{split}")]
+    if not fs.exists(f"{path}/state.json"):     # load_dataset's cache folder
+        names = sorted(p for p in fs.glob(f"{path}/*.arrow")
+                       if not posixpath.basename(p).startswith("cache-"))
+        return [(prefix + p, int(fs.info(p).get("size") or 0)) for p in names]
     state = _read_json(fs, f"{path}/state.json")
     shards = state.get("_data_files")
     if not isinstance(shards, list) or not all(

@@ -92,7 +92,7 @@ def list_inputs(inputs) -> list:
             raise InputError(f"--input {pattern} is a folder: add a glob, e.g. "
                              f"{pattern.rstrip('/')}/*.story or {pattern.rstrip('/')}/**/*.jsonl"
                              " (a folder is read as such only when `datasets` wrote it: "
-                             "dataset_dict.json or state.json)")
+                             "dataset_dict.json, state.json or dataset_info.json)")
         try:
             files = expand(pattern)
         except Exception as err:  # noqa: BLE001 - a bad pattern is bad input
