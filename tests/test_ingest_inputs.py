@@ -158,7 +158,7 @@ def test_an_unknown_column_names_the_files_columns(tmp_path):
 
 
 def test_changed_mapping_changes_the_generate_fingerprint(tmp_path):
-    from transforms.builder import input_listing
+    from transforms.builder import input_listing, listing_changes
     from transforms.stages import BuildConfig, BuildPaths
     path = tmp_path / "a.csv"
     path.write_text("id,article,highlights\n1,Body.,h\n")
@@ -168,8 +168,11 @@ def test_changed_mapping_changes_the_generate_fingerprint(tmp_path):
     plain = listing_of(parse_input(str(path)))
     assert len(plain[0]) == 4     # unchanged for inputs without settings
     assert listing_of(parse_input(f"{path}::text=article")) != plain
-    assert listing_of(parse_input(f"{path}::source=cnn")) != listing_of(
-        parse_input(f"{path}::source=dailymail"))
+    cnn = listing_of(parse_input(f"{path}::source=cnn"))
+    mail = listing_of(parse_input(f"{path}::source=dailymail"))
+    assert cnn != mail
+    assert listing_changes(cnn, mail) == (f"1 input file(s) read with other origin, source "
+                                          f"or columns (e.g. {path})")
 
 
 def test_build_config_input_tables_round_trip(tmp_path):

@@ -62,8 +62,12 @@ def listing_changes(old: list, new: list) -> str:
     added = sorted(set(after) - set(before))
     removed = sorted(set(before) - set(after))
     changed = sorted(p for p in set(after) & set(before) if after[p] != before[p])
+    # an input's origin, publisher or column names (row items 3 on) changed, not the file
+    relabelled = [p for p in changed if after[p][:3] == before[p][:3]]
+    changed = [p for p in changed if p not in relabelled]
     parts = []
-    for label, items in (("added", added), ("removed", removed), ("changed", changed)):
+    for label, items in (("added", added), ("removed", removed), ("changed", changed),
+                         ("read with other origin, source or columns", relabelled)):
         if items:
             parts.append(f"{len(items)} input file(s) {label} (e.g. {items[0]})")
     return ", ".join(parts) or "the inputs differ"
