@@ -9,7 +9,6 @@ JSON-lines / CSV / Parquet file of millions of rows is parsed on many workers:
 - Parquet: runs of row groups.
 """
 import csv
-import re
 from typing import Iterator, NamedTuple, Optional
 
 import fsspec
@@ -17,7 +16,6 @@ import fsspec
 from transforms.ingestion.readers import file_type, is_compressed
 
 _SCAN_CHUNK = 8 << 20
-_EOL = re.compile(rb"\r\n|\r|\n")
 
 
 class Part(NamedTuple):
@@ -46,22 +44,19 @@ def jsonl_ranges(size: int, part_bytes: int) -> list:
 
 def csv_lines(f, start: int = 0) -> Iterator[tuple]:
     """(offset, line bytes) from `start`, split where `TextIOWrapper(newline="")` splits
-    (after `\r\n`, `\r` or `\n`), so the csv module sees the lines the whole-file reader sees."""
+    (after `\r\n`, `\r` or `\n`: `bytes.splitlines`), so the csv module sees the lines the
+    whole-file reader sees."""
     f.seek(start)
-    pos, buf = start, b""
+    pos, rest = start, b""
     while True:
         chunk = f.read(_SCAN_CHUNK)
-        buf += chunk
-        i = 0
-        for m in _EOL.finditer(buf):
-            if chunk and m.end() == len(buf) and buf.endswith(b"\r"):
-                break   # a `\r` that may be half of a `\r\n`: wait for the next chunk
-            yield pos + i, buf[i:m.end()]
-            i = m.end()
-        pos, buf = pos + i, buf[i:]
+        lines = (rest + chunk).splitlines(keepends=True)
+        # the last line may go on in the next chunk (or be half of a `\r\n`)
+        rest = lines.pop() if chunk and lines else b""
+        for line in lines:
+            yield pos, line
+            pos += len(line)
         if not chunk:
-            if buf:
-                yield pos, buf
             return
 
 
