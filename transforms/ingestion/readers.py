@@ -22,7 +22,7 @@ from typing import Iterable, Iterator, Optional, Union
 
 from transforms.core.rules import rejected_row
 from transforms.ingestion.articles import Article
-from transforms.ingestion.specs import DEFAULT_COLUMNS, InputSpec, column_for, unknown_columns
+from transforms.ingestion.specs import InputSpec, column_for, columns_problem, unknown_columns
 from transforms.ingestion.text import clean_field, decode, normalise_text
 
 STAGE = "read"
@@ -211,15 +211,6 @@ def parse_jsonl(lines: Iterable[bytes], path: str, origin: str,
             yield parsed
 
 
-CSV_REQUIRED = {"article", "highlights"}
-
-
-def csv_columns_problem(columns) -> Optional[str]:
-    columns = set(columns or [])
-    missing = sorted(CSV_REQUIRED - columns) + ([] if {"id", "url"} & columns else ["id"])
-    return f"missing {missing}; found {sorted(columns)}" if missing else None
-
-
 def parse_csv(stream: io.TextIOBase, path: str, origin: str,
               counter: Optional[collections.Counter] = None,
               mapping: Optional[InputSpec] = None) -> Iterator[Parsed]:
@@ -249,25 +240,6 @@ def parse_parquet(batches, path: str, origin: str, first_row: int = 0,
 
 
 # -- per-input settings: column names, publisher (specs.py) ---------------------------------
-
-def columns_problem(columns, mapping: Optional[InputSpec], missing_reason: str):
-    """(reason, detail) when a file's columns cannot give articles, else None: a mapped
-    column the file lacks (`unknown_column`, naming the file's columns), or no text,
-    summary or id/url column."""
-    columns = list(columns or [])
-    mapped = mapping.columns if mapping else ()
-    problem = unknown_columns(mapped, columns)
-    if problem:
-        return "unknown_column", problem
-    if not mapped:
-        problem = csv_columns_problem(columns)
-        return (missing_reason, problem) if problem else None
-    need = [column_for(mapped, f, columns) or DEFAULT_COLUMNS[f][0] for f in ("text", "summary")]
-    missing = [c for c in need if c not in columns]
-    if not (column_for(mapped, "id", columns) or column_for(mapped, "url", columns)):
-        missing.append("id")
-    return (missing_reason, f"missing {missing}; found {sorted(columns)}") if missing else None
-
 
 def _renamed(record: dict, columns: tuple) -> dict:
     """The record under the names `article_from_record` reads."""

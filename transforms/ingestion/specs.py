@@ -131,6 +131,23 @@ def column_for(columns: tuple, field: str, present) -> Optional[str]:
     return next((c for c in DEFAULT_COLUMNS[field] if c in present), None)
 
 
+def columns_problem(columns, mapping: Optional[InputSpec], missing_reason: str):
+    """(reason, detail) when a file's columns (a CSV header) cannot give articles, else
+    None: a mapped column the file lacks (`unknown_column`, naming the file's columns), or
+    no text, summary or id/url column (`missing_reason`)."""
+    columns = list(columns or [])
+    mapped = mapping.columns if mapping else ()
+    problem = unknown_columns(mapped, columns)
+    if problem:
+        return "unknown_column", problem
+    missing = [column_for(mapped, f, columns) or DEFAULT_COLUMNS[f][0]
+               for f in ("text", "summary")]
+    missing = [c for c in missing if c not in columns]
+    if not (column_for(mapped, "id", columns) or column_for(mapped, "url", columns)):
+        missing.append("id")
+    return (missing_reason, f"missing {missing}; found {sorted(columns)}") if missing else None
+
+
 def unknown_columns(columns: tuple, present) -> Optional[str]:
     """A one-line problem when a mapped column is not among a file's columns, else None."""
     present = list(present)
