@@ -269,3 +269,24 @@ def test_a_load_dataset_cache_folder_gives_its_arrow_files(exports, tmp_path):
     listed = inputs.list_inputs([(str(cache), "")])
     assert [p.rsplit("/", 1)[-1] for p, _ in listed[0].files] == ["cnn_dailymail-test.arrow"]
     assert len([a for a in _read(parse_input(str(cache))) if isinstance(a, Article)]) == 12
+
+
+def test_a_file_deleted_after_the_start_is_in_the_funnel(corpus_dir, tmp_path, caplog):
+    """Issue 22: a file deleted just after the run starts was absent from the funnel."""
+    import shutil
+    from beam_pipelines import generate
+    from transforms.core.stage import Runtime
+    from transforms.generation import stage
+    stories = sorted((corpus_dir / "cnn_stories").glob("*.story"))[:2]
+    for s in stories:
+        shutil.copy(s, tmp_path / s.name)
+    args, _ = generate.common.parse(generate.build_parser(), [
+        "--input", str(tmp_path / "*.story"), "--output", str(tmp_path / "out")])
+    config = generate.config_from_args(args)
+    files, total = generate.preflight(config)
+    assert total == 2
+    (tmp_path / stories[1].name).unlink()
+    stats = stage.run(config, Runtime(workers=1), files, total)
+    assert stats["stages"]["read"]["reasons"] == {"missing_file": 1}
+    assert stats["stages"]["read"]["out"] == 1 and not stats["gaps"]
+    assert "gone when read" in caplog.text

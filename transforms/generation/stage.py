@@ -156,6 +156,10 @@ def run(config: GenerateConfig, runtime: Runtime = Runtime(), files=None, total=
     if stats["gaps"]:
         raise StageFailed("generate: the funnel does not balance: " + "; ".join(stats["gaps"]))
     read = stats["stages"]["read"]
+    if read["reasons"].get("missing_file"):
+        log.warning("generate: %d input file(s) listed when the run started were gone when "
+                    "read (missing_file rows in %s)", read["reasons"]["missing_file"],
+                    io_utils.join(out, "rejected"))
     if read["out"] == 0:
         raise InputError(f"no article could be read from the input: "
                          f"{stats['stages']['files']['reasons'] or read['reasons'] or 'no input'}"
