@@ -97,6 +97,11 @@ def test_pre_flight_totals_count_rows_not_lines(exports, tmp_path):
     big.write_text("id,article,highlights\n" + "".join(row.format(i) for i in range(60_000)))
     total, exact = inputs.estimate_records(inputs.list_inputs([(str(big), "")]))
     assert not exact and abs(total - 60_000) < 600
+    import gzip
+    (tmp_path / "big.csv.gz").write_bytes(gzip.compress(big.read_bytes()))
+    total, exact = inputs.estimate_records(inputs.list_inputs([(str(tmp_path / "big.csv.gz"),
+                                                                "")]))
+    assert not exact and abs(total - 60_000) < 3000
 
 
 # -- per-input settings ----------------------------------------------------------------

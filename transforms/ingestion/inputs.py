@@ -7,8 +7,8 @@
   refused, naming the file's columns;
 - the files, fixed here: the job reads this list (`listed_files`), never the globs again;
 - the total of records to expect, for progress (exact for one-article files, Parquet and
-  local Arrow files, CSV rows counted by the csv module, estimated from a 1 MB sample for
-  large JSON-lines/CSV files);
+  local Arrow files; CSV rows and JSON lines counted in the first MB, scaled for larger
+  or compressed files: estimate.py);
 - `--limit N`: the first N records, in sorted file order, each file with a cap.
 """
 import io
@@ -23,14 +23,13 @@ from transforms.core import io_utils
 from transforms.core.config import setting
 from transforms.core.preflight import InputError, check_remote
 from transforms.ingestion import arrow
-from transforms.ingestion.parts import csv_record_ends
-from transforms.ingestion.readers import file_type, is_compressed
+from transforms.ingestion.estimate import text_records
+from transforms.ingestion.readers import file_type
 from transforms.ingestion.specs import InputSpec, as_spec, unknown_columns
 
 log = logging.getLogger("inputs")
 ONE_PER_FILE = ("story", "html", "txt")
 CRAWLED_KINDS = {"html": "crawled", "warc": "crawled"}
-_SAMPLE = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -162,22 +161,6 @@ def listed_files(listed) -> list:
     return out
 
 
-def _csv_rows(path: str, size: int):
-    """(rows, exact) of a CSV file: the csv module's records in the first MB, scaled."""
-    with fsspec.open(path, "rb") as f:
-        head = f.read(_SAMPLE)
-    exact = len(head) >= size
-    if not exact:
-        head = head[: head.rfind(b"\n") + 1]
-    ends = list(csv_record_ends(io.BytesIO(head)))
-    if not ends:
-        return 0, exact
-    rows = len(ends) - 1
-    if exact or not rows:
-        return rows, exact
-    return int(rows * (size - ends[0]) / max(1, len(head) - ends[0])), False
-
-
 def _estimate(path: str, size: int, kind: str):
     """(records, exact) of one file."""
     if kind in ONE_PER_FILE:
@@ -190,15 +173,8 @@ def _estimate(path: str, size: int, kind: str):
         if kind == "arrow":
             n = arrow.count_rows(path)
             return (n, True) if n is not None else (0, False)
-        if kind == "csv" and not is_compressed(path):
-            return _csv_rows(path, size)
-        if kind in ("jsonl", "csv") and not is_compressed(path):
-            with fsspec.open(path, "rb") as f:
-                head = f.read(_SAMPLE)
-            lines = head.count(b"\n") or 1
-            if len(head) >= size:
-                return lines - (kind == "csv"), True
-            return int(size * lines / len(head)), False
+        if kind in ("jsonl", "csv"):
+            return text_records(path, size, kind)
     except Exception:  # noqa: BLE001 - the job reports unreadable files
         pass
     return 0, False
