@@ -22,18 +22,20 @@ _DECOMPRESSORS = {".gz": lambda: zlib.decompressobj(31), ".bz2": bz2.BZ2Decompre
 
 
 def _inflate(raw, make, n: int):
-    """(first >= n bytes inflated, compressed bytes they took (to 4 KB), whole file?); fed
-    4 KB at a time, so the bytes used are known, whatever a reader would read ahead."""
+    """(first >= n bytes inflated (at most 16 n), compressed bytes they took (to 4 KB), whole
+    file?); fed 4 KB at a time, so the bytes used are known, whatever a reader would read
+    ahead."""
     d, parts, got, used = make(), [], 0, 0
     while got < n:
         chunk = raw.read(_STEP)
         if not chunk:
             return b"".join(parts), max(1, used), True
         used += len(chunk)
-        while chunk:
+        while chunk and got < n:
             if d.eof:          # the next gzip member (concatenated files)
                 d = make()
-            out = d.decompress(chunk)
+            # bounded whatever a member inflates to, with room for a whole bz2/xz block
+            out = d.decompress(chunk, 16 * n - got)
             parts.append(out)
             got += len(out)
             chunk = d.unused_data if d.eof else b""

@@ -180,12 +180,24 @@ def _estimate(path: str, size: int, kind: str):
     return 0, False
 
 
+SAMPLED_FILES = 16   # JSON-lines/CSV files sampled per layout and compression; then scaled
+
+
 def estimate_records(listed) -> tuple:
-    """(records expected, exact?) over every listed file (progress only)."""
-    total, exact = 0, True
+    """(records expected, exact?) over every listed file (progress only). Past the first
+    SAMPLED_FILES JSON-lines/CSV files of a kind, a file counts its bytes at their rate."""
+    total, exact, rates = 0, True, {}
     for item in listed:
         for path, size in item.files:
-            n, ok = _estimate(path, size, file_type(path))
+            kind = file_type(path)
+            key = (kind, path.lower().rsplit(".", 1)[-1])
+            rate = rates.setdefault(key, [0, 0, 0]) if kind in ("jsonl", "csv") else None
+            if rate and rate[0] >= SAMPLED_FILES:
+                n, ok = int(size * rate[1] / max(1, rate[2])), False
+            else:
+                n, ok = _estimate(path, size, kind)
+                if rate is not None:
+                    rate[0], rate[1], rate[2] = rate[0] + 1, rate[1] + n, rate[2] + size
             total += n
             exact &= ok
     return total, exact
