@@ -43,7 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="human-validation results (MTurk CSV or annotations.sqlite) to "
                         "ingest before finalize")
     p.add_argument("--config", default=None, help="TOML file of settings: top-level input, "
-                   "origin, output, results; one [stage] table per stage (see --print_config)")
+                   "origin, output, results (or [[input]] tables with path, source, origin, "
+                   "columns); one [stage] table per stage (see --print_config)")
     p.add_argument("--print_config", action="store_true",
                    help="print the effective configuration as TOML and exit")
     p.add_argument("--force", action="append", default=[], choices=STAGE_NAMES,
@@ -120,14 +121,25 @@ def _as_list(value):
 
 def to_toml(config: BuildConfig) -> str:
     """The effective configuration as a TOML file `--config` reads back."""
+    from transforms.ingestion.specs import as_spec
     paths = config.paths
-    lines = ["# effective configuration: defaults, then --config, then flags",
-             f"input = {C.toml_value([p for p, _ in paths.inputs])}",
-             f"origin = {C.toml_value([o or 'auto' for _, o in paths.inputs])}",
-             f"output = {C.toml_value(paths.output)}" if paths.output
-             else "# output = (required: a folder or gs:// URL)"]
+    specs = [as_spec(i) for i in paths.inputs]
+    tables = any(s.source or s.columns for s in specs)
+    lines = ["# effective configuration: defaults, then --config, then flags"]
+    if not tables:
+        lines += [f"input = {C.toml_value([s.pattern for s in specs])}",
+                  f"origin = {C.toml_value([s.origin or 'auto' for s in specs])}"]
+    lines.append(f"output = {C.toml_value(paths.output)}" if paths.output
+                 else "# output = (required: a folder or gs:// URL)")
     lines.append(f"results = {C.toml_value(paths.results)}" if paths.results
                  else "# results = (none)")
+    for spec in specs if tables else ():
+        lines += ["", "[[input]]", f"path = {C.toml_value(spec.pattern)}",
+                  f"origin = {C.toml_value(spec.origin or 'auto')}"]
+        if spec.source:
+            lines.append(f"source = {C.toml_value(spec.source)}")
+        if spec.columns:
+            lines.append(f"columns = {C.toml_value(spec.columns)}")
     for name, leaves in SECTIONS:
         lines += ["", f"[{name}]"]
         section = getattr(config.settings, name)

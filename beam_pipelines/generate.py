@@ -18,9 +18,12 @@ SETTINGS = tuple(C.leaves(GenerateSettings))
 
 def add_path_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--input", action="append", default=[],
-                   help=".story, .jsonl/.json, .csv, .parquet, .html, .warc or .txt files "
-                        "(.gz too): a path or glob, local or gs://; repeatable (default: the "
-                        "bundled sample corpus)")
+                   help=".story, .jsonl/.json, .csv, .parquet, .arrow, .html, .warc or .txt "
+                        "files (.gz too): a path or glob, local or gs://, or a folder written "
+                        "by datasets' save_to_disk; repeatable (default: the bundled sample "
+                        "corpus). Per-input settings after '::', e.g. 'data/*.csv::source="
+                        "dailymail,text=story,summary=abstract' (keys: source, origin, id, "
+                        "text, summary, title, url, date; see docs/ingest.md)")
     p.add_argument("--origin", action="append", default=[],
                    help="corpus partition of the matching --input (public, crawled); one value "
                         "applies to all inputs; auto: crawled for .html/.warc, else public "
@@ -37,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def inputs_with_origins(patterns, origins) -> tuple:
+    """(InputSpec, ...): each --input (a string, or a config file's [[input]] table) with
+    its settings; --origin applies where an input does not set its own."""
+    from transforms.ingestion.specs import SpecError, from_toml
     patterns = patterns or common.sample_inputs()
     if not origins:
         origins = [""]
@@ -45,7 +51,11 @@ def inputs_with_origins(patterns, origins) -> tuple:
     if len(origins) != len(patterns):
         raise common.InputError(f"--origin given {len(origins)} times for {len(patterns)} "
                                 "--input patterns: give one per input, or one for all")
-    return tuple((p, "" if o == "auto" else o) for p, o in zip(patterns, origins))
+    try:
+        return tuple(from_toml(p, "--input", "" if o == "auto" else o)
+                     for p, o in zip(patterns, origins))
+    except SpecError as err:
+        raise common.InputError(str(err)) from None
 
 
 def config_from_args(args):
@@ -74,8 +84,8 @@ def run(argv=None) -> dict:
 
 
 def preflight(config):
-    """Inputs listed and the output checked before any pipeline starts; returns the listed
-    files of a --limit run (else None) and the records expected."""
+    """Inputs listed and the output checked before any pipeline starts; returns the files
+    the job reads ([InputFile], capped for --limit) and the records expected."""
     from transforms.core.preflight import check_writable
     from transforms.ingestion import inputs
     listed = inputs.list_inputs(config.paths.inputs)
@@ -85,7 +95,7 @@ def preflight(config):
         files = inputs.limit_files(listed, limit)
         return files, limit
     total, _ = inputs.estimate_records(listed)
-    return None, total
+    return inputs.listed_files(listed), total
 
 
 def main():

@@ -88,7 +88,8 @@ def remote_paths(config) -> list:
     so it is never baked into a cloud graph)."""
     from beam_pipelines.common import SAMPLE_CORPUS
     errors = []
-    for pattern, _ in config.paths.inputs:
+    from transforms.ingestion.specs import as_spec
+    for pattern in (as_spec(i).pattern for i in config.paths.inputs):
         if not pattern.startswith("gs://"):
             what = ("the bundled sample corpus" if pattern.startswith(str(SAMPLE_CORPUS))
                     else f"--input {pattern}")

@@ -35,11 +35,20 @@ def _digest(obj) -> str:
 
 
 def input_listing(config: BuildConfig) -> list:
-    """[[path, size, version, origin]] of every corpus file, sorted."""
+    """[[path, size, version, origin(, settings)]] of every corpus file, sorted; an input's
+    publisher and column names join its rows, so changing them reruns generate."""
+    from transforms.ingestion import arrow
+    from transforms.ingestion.specs import as_spec
     rows = []
-    for pattern, origin in config.paths.inputs:
-        for path, size, version in glob_details(pattern):
-            rows.append([path, size, version, origin])
+    for spec in map(as_spec, config.paths.inputs):
+        settings = ([{"source": spec.source, "columns": dict(spec.columns)}]
+                    if spec.source or spec.columns else [])
+        pattern = spec.pattern
+        patterns = [p for p, _ in arrow.datasets_files(pattern)] if arrow.is_datasets_folder(
+            pattern) else [pattern]
+        for one in patterns:
+            for path, size, version in glob_details(one):
+                rows.append([path, size, version, spec.origin] + settings)
     return sorted(rows)
 
 
@@ -53,8 +62,12 @@ def listing_changes(old: list, new: list) -> str:
     added = sorted(set(after) - set(before))
     removed = sorted(set(before) - set(after))
     changed = sorted(p for p in set(after) & set(before) if after[p] != before[p])
+    # an input's origin, publisher or column names (row items 3 on) changed, not the file
+    relabelled = [p for p in changed if after[p][:3] == before[p][:3]]
+    changed = [p for p in changed if p not in relabelled]
     parts = []
-    for label, items in (("added", added), ("removed", removed), ("changed", changed)):
+    for label, items in (("added", added), ("removed", removed), ("changed", changed),
+                         ("read with other origin, source or columns", relabelled)):
         if items:
             parts.append(f"{len(items)} input file(s) {label} (e.g. {items[0]})")
     return ", ".join(parts) or "the inputs differ"

@@ -68,7 +68,8 @@ def clean_config(settings: GenerateSettings) -> CleanConfig:
 
 def graph(p, config: GenerateConfig, files=None):
     """The generation graph on `p`, stage by stage as in the paper's Figure 2. `files`:
-    the listed [(path, origin, size, cap)] of a `--limit` run."""
+    the files pre-flight listed (a listing.Listing or [InputFile]); None: the job expands
+    the input patterns itself."""
     import apache_beam as beam
     from transforms.core.accounting import COUNTS, REJECTED
     from transforms.core.schema import (CANDIDATE_SCHEMA, GENERATION_FATE_SCHEMA, REJECTED_SCHEMA,
@@ -114,7 +115,11 @@ def rejection_fate(row: dict):
 
 def meta(config: GenerateConfig) -> dict:
     from transforms.core import config as C
-    return {"job": NAME, "inputs": [list(i) for i in config.paths.inputs],
+    from transforms.ingestion.specs import as_spec
+    inputs = [[s.pattern, s.origin] + ([{"source": s.source, "columns": dict(s.columns)}]
+                                       if s.source or s.columns else [])
+              for s in map(as_spec, config.paths.inputs)]
+    return {"job": NAME, "inputs": inputs,
             "config": C.as_dict(config.settings)}
 
 
@@ -137,7 +142,10 @@ def run(config: GenerateConfig, runtime: Runtime = Runtime(), files=None, total=
     """Run the job; returns the stats dict it wrote. `total`: the articles the pre-flight
     expects (for progress)."""
     from transforms.core.progress import Display
+    from transforms.ingestion import listing
     out = config.paths.output
+    if files is not None:   # the list pre-flight fixed: the job reads it from the run folder
+        files = listing.write(files, io_utils.join(out, listing.FILE))
     display = Display(NAME, ("read", "records", total),
                       {"annotate": "annotated", "query": "queries"})
     seconds = run_pipeline(NAME, lambda p: graph(p, config, files), runtime, display=display)
@@ -148,6 +156,10 @@ def run(config: GenerateConfig, runtime: Runtime = Runtime(), files=None, total=
     if stats["gaps"]:
         raise StageFailed("generate: the funnel does not balance: " + "; ".join(stats["gaps"]))
     read = stats["stages"]["read"]
+    if read["reasons"].get("missing_file"):
+        log.warning("generate: %d input file(s) listed when the run started were gone when "
+                    "read (missing_file rows in %s)", read["reasons"]["missing_file"],
+                    io_utils.join(out, "rejected"))
     if read["out"] == 0:
         raise InputError(f"no article could be read from the input: "
                          f"{stats['stages']['files']['reasons'] or read['reasons'] or 'no input'}"

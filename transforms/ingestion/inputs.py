@@ -1,11 +1,15 @@
 """The corpus a run reads, listed before any pipeline starts (pre-flight).
 
 - every `--input` pattern must match files: a pattern that matches nothing, or names a
-  folder, is refused with a hint; files no reader knows are refused when nothing else
-  matched, and counted (they become `unknown_file_type` rows) otherwise;
-- the total of records to expect, for progress (exact for one-article files and Parquet,
-  estimated from the bytes for large JSON-lines/CSV files);
-- `--limit N`: the first N records, in sorted file order, as (path, origin, size, cap).
+  folder (other than one `datasets` wrote: its `.arrow` shards), is refused with a hint;
+  files no reader knows are refused when nothing else matched, and counted (they become
+  `unknown_file_type` rows) otherwise; a mapped column a CSV/Parquet/Arrow file lacks is
+  refused, naming the file's columns;
+- the files, fixed here: the job reads this list (`listed_files`), never the globs again;
+- the total of records to expect, for progress (exact for one-article files, Parquet and
+  local Arrow files; CSV rows and JSON lines counted in the first MB, scaled for larger
+  or compressed files: estimate.py);
+- `--limit N`: the first N records, in sorted file order, each file with a cap.
 """
 import io
 import logging
@@ -18,12 +22,14 @@ import fsspec
 from transforms.core import io_utils
 from transforms.core.config import setting
 from transforms.core.preflight import InputError, check_remote
-from transforms.ingestion.readers import file_type, is_compressed
+from transforms.ingestion import arrow
+from transforms.ingestion.estimate import text_records
+from transforms.ingestion.readers import file_type
+from transforms.ingestion.specs import InputSpec, as_spec, unknown_columns
 
 log = logging.getLogger("inputs")
 ONE_PER_FILE = ("story", "html", "txt")
 CRAWLED_KINDS = {"html": "crawled", "warc": "crawled"}
-_SAMPLE = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -41,6 +47,17 @@ class Listed(NamedTuple):
     pattern: str
     origin: str
     files: tuple        # ((path, size), ...)
+    spec: Optional[InputSpec] = None
+
+
+class InputFile(NamedTuple):
+    """One file the job reads, with its input's settings."""
+    path: str
+    origin: str
+    size: int
+    cap: Optional[int] = None     # read at most this many records (--limit)
+    source: str = ""
+    columns: tuple = ()
 
 
 def default_origin(path: str, origin: str) -> str:
@@ -56,21 +73,33 @@ def _is_dir(pattern: str) -> bool:
         return False
 
 
+def expand(pattern: str) -> list:
+    """[(path, size)]: a `datasets` folder's shards, else the files a glob matches."""
+    if arrow.is_datasets_folder(pattern):
+        return arrow.datasets_files(pattern)
+    return io_utils.glob_sizes(pattern)
+
+
 def list_inputs(inputs) -> list:
-    """[Listed] for every (pattern, origin), or InputError with one line."""
+    """[Listed] for every input (an InputSpec or (pattern, origin)), or InputError."""
     listed = []
-    for pattern, origin in inputs:
+    for item in inputs:
+        spec = as_spec(item)
+        pattern, origin = spec.pattern, spec.origin
         check_remote(pattern)
-        if _is_dir(pattern):
+        if _is_dir(pattern) and not arrow.is_datasets_folder(pattern):
             raise InputError(f"--input {pattern} is a folder: add a glob, e.g. "
-                             f"{pattern.rstrip('/')}/*.story or {pattern.rstrip('/')}/**/*.jsonl")
+                             f"{pattern.rstrip('/')}/*.story or {pattern.rstrip('/')}/**/*.jsonl"
+                             " (a folder is read as such only when `datasets` wrote it: "
+                             "dataset_dict.json, state.json or dataset_info.json)")
         try:
-            files = io_utils.glob_sizes(pattern)
+            files = expand(pattern)
         except Exception as err:  # noqa: BLE001 - a bad pattern is bad input
             raise InputError(f"--input {pattern}: {type(err).__name__}: {err}") from None
         if not files:
             raise InputError(f"--input {pattern} matches no file")
-        listed.append(Listed(pattern, origin, tuple(files)))
+        listed.append(Listed(pattern, origin, tuple(files), spec))
+        check_columns(spec, files)
     unknown = [p for item in listed for p, _ in item.files if not file_type(p)]
     known = sum(len(item.files) for item in listed) - len(unknown)
     if unknown and not known:
@@ -84,6 +113,54 @@ def list_inputs(inputs) -> list:
     return listed
 
 
+def file_columns(path: str, kind: str) -> Optional[list]:
+    """The column names of a CSV, Parquet or Arrow file (None for other layouts)."""
+    with fsspec.open(path, "rb", compression="infer") as f:
+        if kind == "csv":
+            import csv
+            csv.field_size_limit(1 << 30)
+            return next(csv.reader(io.TextIOWrapper(f, encoding="utf-8-sig", newline="")), [])
+        if kind == "parquet":
+            import pyarrow.parquet as pq
+            return pq.ParquetFile(f).schema_arrow.names
+        if kind == "arrow":
+            return next(arrow.record_batches(f)).schema.names
+    return None
+
+
+def check_columns(spec: InputSpec, files) -> None:
+    """A mapped column the first CSV/Parquet/Arrow file of an input lacks: InputError
+    naming the file's columns (every other file is checked as the job reads it)."""
+    if not spec.columns:
+        return
+    if not any(file_type(p) in ("csv", "jsonl", "parquet", "arrow") for p, _ in files):
+        raise InputError(f"--input {spec.pattern}: column names apply to CSV, JSON lines, "
+                         "Parquet and Arrow files; this input has none")
+    for path, _ in files:
+        kind = file_type(path)
+        if kind not in ("csv", "parquet", "arrow"):
+            continue
+        try:
+            columns = file_columns(path, kind)
+        except Exception:  # noqa: BLE001 - the job reports unreadable files
+            return
+        problem = unknown_columns(spec.columns, columns or [])
+        if problem:
+            raise InputError(f"--input {spec.pattern}: {problem} ({path})")
+        return
+
+
+def listed_files(listed) -> list:
+    """[InputFile] of every listed file, input by input: what the job reads."""
+    out = []
+    for item in listed:
+        spec = item.spec or InputSpec(item.pattern, item.origin)
+        for path, size in item.files:
+            out.append(InputFile(path, default_origin(path, item.origin), size, None,
+                                 spec.source, spec.columns))
+    return out
+
+
 def _estimate(path: str, size: int, kind: str):
     """(records, exact) of one file."""
     if kind in ONE_PER_FILE:
@@ -93,24 +170,34 @@ def _estimate(path: str, size: int, kind: str):
             import pyarrow.parquet as pq
             with fsspec.open(path, "rb") as f:
                 return pq.ParquetFile(f).metadata.num_rows, True
-        if kind in ("jsonl", "csv") and not is_compressed(path):
-            with fsspec.open(path, "rb") as f:
-                head = f.read(_SAMPLE)
-            lines = head.count(b"\n") or 1
-            if len(head) >= size:
-                return lines - (kind == "csv"), True
-            return int(size * lines / len(head)), False
+        if kind == "arrow":
+            n = arrow.count_rows(path)
+            return (n, True) if n is not None else (0, False)
+        if kind in ("jsonl", "csv"):
+            return text_records(path, size, kind)
     except Exception:  # noqa: BLE001 - the job reports unreadable files
         pass
     return 0, False
 
 
+SAMPLED_FILES = 16   # JSON-lines/CSV files sampled per layout and compression; then scaled
+
+
 def estimate_records(listed) -> tuple:
-    """(records expected, exact?) over every listed file (progress only)."""
-    total, exact = 0, True
+    """(records expected, exact?) over every listed file (progress only). Past the first
+    SAMPLED_FILES JSON-lines/CSV files of a kind, a file counts its bytes at their rate."""
+    total, exact, rates = 0, True, {}
     for item in listed:
         for path, size in item.files:
-            n, ok = _estimate(path, size, file_type(path))
+            kind = file_type(path)
+            key = (kind, path.lower().rsplit(".", 1)[-1])
+            rate = rates.setdefault(key, [0, 0, 0]) if kind in ("jsonl", "csv") else None
+            if rate and rate[0] >= SAMPLED_FILES:
+                n, ok = int(size * rate[1] / max(1, rate[2])), False
+            else:
+                n, ok = _estimate(path, size, kind)
+                if rate is not None:
+                    rate[0], rate[1], rate[2] = rate[0] + 1, rate[1] + n, rate[2] + size
             total += n
             exact &= ok
     return total, exact
@@ -132,14 +219,22 @@ def _count_records(path: str, kind: str, need: int) -> int:
             return sum(1 for _, _ in zip(range(need), rows))
         if kind == "jsonl":
             return sum(1 for _, line in zip(range(need), (l for l in f if l.strip())))
+        if kind == "arrow":
+            n = 0
+            for batch in arrow.record_batches(f):
+                n += batch.num_rows
+                if n >= need:
+                    break
+            return n
     return need   # WARC and the like: read up to the cap
 
 
 def limit_files(listed, limit: int) -> list:
-    """[(path, origin, size, cap)] covering the first `limit` records in sorted order."""
+    """[InputFile] covering the first `limit` records in sorted order."""
     out, left = [], limit
-    files = sorted({(path, size, item.origin) for item in listed for path, size in item.files})
-    for path, size, origin in files:
+    files = sorted({(f.path, f.size, f.origin, f.source, f.columns)
+                    for f in listed_files(listed)})
+    for path, size, origin, source, columns in files:
         if left <= 0:
             break
         kind = file_type(path)
@@ -150,6 +245,6 @@ def limit_files(listed, limit: int) -> list:
         except Exception:  # noqa: BLE001 - the job reports why it cannot be read
             n = 1
         cap = left if n >= left and kind not in ONE_PER_FILE else None
-        out.append((path, default_origin(path, origin), size, cap))
+        out.append(InputFile(path, origin, size, cap, source, columns))
         left -= max(1, min(n, left))
     return out

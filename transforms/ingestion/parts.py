@@ -3,11 +3,13 @@
 Small files and compressed files are one part. Large uncompressed files are cut so that one
 JSON-lines / CSV / Parquet file of millions of rows is parsed on many workers:
 - JSON lines: byte ranges; a line belongs to the range holding its first byte;
-- CSV: byte ranges cut at record boundaries, found by one pass over the bytes that tracks
-  whether a position is inside a quoted field (quoted fields may hold newlines);
+- CSV: byte ranges cut where the csv module starts a record, found by one pass of the csv
+  module over the file (quoted fields may hold newlines, unquoted ones bare quotes): each
+  part parses to the rows the whole file gives; a file it cannot read is one part;
 - Parquet: runs of row groups.
 """
-from typing import NamedTuple, Optional
+import csv
+from typing import Iterator, NamedTuple, Optional
 
 import fsspec
 
@@ -26,10 +28,12 @@ class Part(NamedTuple):
     start: int             # bytes (JSONL, CSV) or row groups (Parquet); 0 for whole files
     end: Optional[int]     # exclusive; None: to the end
     cap: Optional[int]     # read at most this many records (--limit), None: all
+    source: str = ""       # the input's publisher and column names (specs.py)
+    columns: tuple = ()
 
 
-def whole(path, origin, kind, size, cap=None) -> Part:
-    return Part(path, origin, kind, size, 0, 1, 0, None, cap)
+def whole(path, origin, kind, size, cap=None, source="", columns=()) -> Part:
+    return Part(path, origin, kind, size, 0, 1, 0, None, cap, source, columns)
 
 
 def jsonl_ranges(size: int, part_bytes: int) -> list:
@@ -38,45 +42,60 @@ def jsonl_ranges(size: int, part_bytes: int) -> list:
     return [(i * step, min(size, (i + 1) * step)) for i in range(n)]
 
 
-def csv_boundaries(f, size: int, part_bytes: int) -> list:
-    """Offsets (after the header) where a record starts, about `part_bytes` apart."""
-    f.seek(0)
-    header = f.readline()
-    starts, target = [len(header)], len(header) + part_bytes
-    pos, odd = len(header), False   # odd: inside a quoted field
-    while target < size:
+def csv_lines(f, start: int = 0) -> Iterator[tuple]:
+    """(offset, line bytes) from `start`, split where `TextIOWrapper(newline="")` splits
+    (after `\r\n`, `\r` or `\n`: `bytes.splitlines`), so the csv module sees the lines the
+    whole-file reader sees."""
+    f.seek(start)
+    pos, rest = start, b""
+    while True:
         chunk = f.read(_SCAN_CHUNK)
+        lines = (rest + chunk).splitlines(keepends=True)
+        # the last line may go on in the next chunk (or be half of a `\r\n`)
+        rest = lines.pop() if chunk and lines else b""
+        for line in lines:
+            yield pos, line
+            pos += len(line)
         if not chunk:
-            break
-        found = None
-        if pos + len(chunk) > target:
-            i = max(0, target - pos)
-            while True:
-                nl = chunk.find(b"\n", i)
-                if nl < 0:
-                    break
-                if not (odd ^ (chunk.count(b'"', 0, nl) % 2 == 1)) and pos + nl + 1 < size:
-                    found = pos + nl + 1
-                    break
-                i = nl + 1
-        if found is not None:
-            starts.append(found)
-            target = found + part_bytes
-            f.seek(found)
-            odd, pos = False, found
-            continue
-        odd ^= chunk.count(b'"') % 2 == 1
-        pos += len(chunk)
+            return
+
+
+def csv_record_ends(f) -> Iterator[int]:
+    """The offset just after each record (the header first) as the csv module reads the
+    file: quoted newlines, doubled quotes and bare quotes inside unquoted fields are
+    followed exactly as `readers.parse_csv` follows them when it reads the whole file."""
+    csv.field_size_limit(1 << 30)
+    end = [0]
+
+    def decoded():
+        for offset, raw in csv_lines(f):
+            end[0] = offset + len(raw)
+            yield raw.decode("utf-8-sig" if offset == 0 else "utf-8")
+
+    for _ in csv.reader(decoded()):
+        yield end[0]
+
+
+def csv_boundaries(f, size: int, part_bytes: int) -> list:
+    """Offsets where a record starts (the first: just after the header), about
+    `part_bytes` apart (see `csv_record_ends`)."""
+    ends = csv_record_ends(f)
+    starts = [next(ends, 0)]
+    target = starts[0] + part_bytes
+    for end in ends:
+        if target <= end < size:
+            starts.append(end)
+            target = end + part_bytes
     return starts
 
 
 def plan_parts(path: str, origin: str, size: int, part_bytes: int,
-               cap: Optional[int] = None) -> list:
+               cap: Optional[int] = None, source: str = "", columns: tuple = ()) -> list:
     """The parts of one file (never raises: an unreadable file is one part, read later)."""
     kind = file_type(path)
     if cap is not None or size <= part_bytes or is_compressed(path) or kind not in (
             "jsonl", "csv", "parquet"):
-        return [whole(path, origin, kind, size, cap)]
+        return [whole(path, origin, kind, size, cap, source, columns)]
     try:
         if kind == "jsonl":
             ranges = jsonl_ranges(size, part_bytes)
@@ -97,6 +116,6 @@ def plan_parts(path: str, origin: str, size: int, part_bytes: int,
             if first < meta.num_row_groups or not ranges:
                 ranges.append((first, meta.num_row_groups))
     except Exception:  # noqa: BLE001 - the read step reports why the file cannot be read
-        return [whole(path, origin, kind, size, cap)]
-    return [Part(path, origin, kind, size, i, len(ranges), s, e, None)
+        return [whole(path, origin, kind, size, cap, source, columns)]
+    return [Part(path, origin, kind, size, i, len(ranges), s, e, None, source, columns)
             for i, (s, e) in enumerate(ranges)]

@@ -1,12 +1,14 @@
 """ReadArticles: input patterns -> Articles, spread across workers (paper section 3.1).
 
 Funnel steps (see transforms/core/accounting.py):
-  inputs  (expand)  patterns -> files they match
+  inputs  (expand)  inputs -> files they match
   files             files -> files worth reading   (unknown_file_type, empty_file)
   records (expand)  files -> records found in them (a file that cannot be read is 1 record)
   read              records -> Articles            (broken lines, missing fields, ...)
-Patterns are expanded inside the job, so the job graph never embeds a file list; large
-files are read in parts by several workers (parts.py).
+The commands fix the file list before the job starts (inputs.py) and write it to a listing
+file that the job reads (listing.py): the graph never embeds the list, and a listed file
+gone when read is a `missing_file` row. Given only patterns, the job expands them itself.
+Large files are read in parts by several workers (parts.py).
 """
 import collections
 import io
@@ -14,24 +16,25 @@ import logging
 import apache_beam as beam
 import fsspec
 
-from transforms.core import io_utils
 from transforms.core.accounting import COUNTS, Count, StepFn, accounted, merged, reject
-from transforms.ingestion import readers
-from transforms.ingestion.inputs import ReadConfig, default_origin
-from transforms.ingestion.parts import Part, plan_parts
+from transforms.ingestion import listing, readers
+from transforms.ingestion.inputs import InputFile, ReadConfig, default_origin, expand
+from transforms.ingestion.parts import Part, csv_record_ends, plan_parts
+from transforms.ingestion.specs import InputSpec, as_spec
 
 log = logging.getLogger(__name__)
-KINDS_HELP = ".story, .jsonl/.json, .csv, .parquet, .html/.htm, .warc, .txt"
+KINDS_HELP = ".story, .jsonl/.json, .csv, .parquet, .arrow, .html/.htm, .warc, .txt"
 
 
 class ExpandInputs(StepFn):
-    """(pattern, origin) -> (path, origin, size, cap) for every file the pattern matches."""
+    """An input (InputSpec or (pattern, origin)) -> an InputFile for every file it matches."""
     step = "inputs"
 
     def apply(self, item):
-        pattern, origin = item
+        spec = as_spec(item)
+        pattern, origin = spec.pattern, spec.origin
         try:
-            files = io_utils.glob_sizes(pattern)
+            files = expand(pattern)
         except Exception as err:  # noqa: BLE001 - a bad pattern is bad input
             log.error("cannot expand input %s: %s", pattern, err)
             files = []
@@ -39,7 +42,8 @@ class ExpandInputs(StepFn):
             yield reject("inputs", "no_files_match", source_file=pattern,
                          detail=f"the input pattern {pattern!r} matches no file")
         for path, size in files:
-            yield path, default_origin(path, origin), size, None
+            yield InputFile(path, default_origin(path, origin), size, None, spec.source,
+                            spec.columns)
 
 
 class PlanFile(StepFn):
@@ -50,7 +54,7 @@ class PlanFile(StepFn):
         self.part_bytes = part_bytes
 
     def apply(self, item):
-        path, origin, size, cap = item
+        path, origin, size, cap, source, columns = InputFile(*item)
         if not readers.file_type(path):
             yield reject("files", "unknown_file_type", source_file=path,
                          detail=f"{path}: expected {KINDS_HELP} (optionally compressed, "
@@ -58,7 +62,7 @@ class PlanFile(StepFn):
         elif size == 0:
             yield reject("files", "empty_file", source_file=path, detail=f"{path}: 0 bytes")
         else:
-            yield tuple(plan_parts(path, origin, size, self.part_bytes, cap))
+            yield tuple(plan_parts(path, origin, size, self.part_bytes, cap, source, columns))
 
 
 class ReadPart(StepFn):
@@ -80,6 +84,8 @@ class ReadPart(StepFn):
             found += 1
             if isinstance(parsed, dict):
                 yield reject(**{**parsed, "stage": "read"})
+            elif part.source and not parsed.source:   # the input's publisher, every layout
+                yield parsed.with_(source=part.source)
             else:
                 yield parsed
         if found == 0 and part.count == 1:
@@ -103,6 +109,10 @@ class ReadPart(StepFn):
         except UnicodeDecodeError as err:
             yield readers.rejected_row("read", "invalid_utf8", source_file=part.path,
                                        detail=f"after {n} records: {err}")
+        except FileNotFoundError as err:
+            yield readers.rejected_row("read", "missing_file", source_file=part.path,
+                                       detail=f"listed when the run started ({part.size} bytes),"
+                                              f" gone when read: {err}")
         except (EOFError, OSError, ValueError) as err:
             reason = "truncated_file" if n else "unreadable_file"
             yield readers.rejected_row("read", reason, source_file=part.path,
@@ -115,6 +125,8 @@ class ReadPart(StepFn):
     def _parse(self, part: Part, counter):
         path, origin, kind = part.path, part.origin, part.kind
         allow = self.config.allow_no_highlights
+        mapping = (InputSpec(path, origin, part.source, part.columns)
+                   if part.source or part.columns else None)
         # a WARC archive is gzipped record by record: its reader reads the members itself,
         # so a cut archive keeps every record before the break, with compressed offsets
         compression = None if kind == "warc" else "infer"
@@ -122,11 +134,15 @@ class ReadPart(StepFn):
             if kind == "story":
                 yield readers.parse_story(f.read(), path, origin, counter)
             elif kind == "jsonl":
-                yield from self._jsonl(f, part, counter)
+                yield from self._jsonl(f, part, counter, mapping)
             elif kind == "csv":
-                yield from self._csv(f, part, counter)
+                yield from self._csv(f, part, counter, mapping)
             elif kind == "parquet":
-                yield from self._parquet(f, part, counter)
+                yield from self._parquet(f, part, counter, mapping)
+            elif kind == "arrow":
+                from transforms.ingestion.arrow import record_batches
+                yield from readers.parse_parquet(record_batches(f), path, origin, 0, counter,
+                                                 mapping)
             elif kind == "html":
                 from transforms.ingestion import web
                 yield from web.parse_html(f.read(), path, origin, allow_no_highlights=allow)
@@ -138,9 +154,9 @@ class ReadPart(StepFn):
                 yield from plaintext.parse_txt(f.read(), path, origin, allow_no_highlights=allow)
 
     @staticmethod
-    def _jsonl(f, part: Part, counter):
+    def _jsonl(f, part: Part, counter, mapping=None):
         if part.count == 1:
-            yield from readers.parse_jsonl(f, part.path, part.origin, counter)
+            yield from readers.parse_jsonl(f, part.path, part.origin, counter, mapping)
             return
         if part.start:
             f.seek(part.start - 1)
@@ -151,40 +167,44 @@ class ReadPart(StepFn):
             if not raw:
                 break
             parsed = readers.parse_json_line(raw, part.path, part.origin, f"byte {offset}",
-                                             counter)
+                                             counter, mapping)
             if parsed is not None:
                 yield parsed
 
     @staticmethod
-    def _csv(f, part: Part, counter):
+    def _csv(f, part: Part, counter, mapping=None):
         if part.count == 1:
             text = io.TextIOWrapper(f, encoding="utf-8-sig", errors="strict", newline="")
-            yield from readers.parse_csv(text, part.path, part.origin, counter)
+            yield from readers.parse_csv(text, part.path, part.origin, counter, mapping)
             return
-        header = f.readline()
+        header_end = next(csv_record_ends(f), 0)   # the header as the csv module reads it
+        f.seek(0)
+        header = f.read(header_end)
         f.seek(part.start)
         body = f.read(part.end - part.start)
         text = io.StringIO((header + body).decode("utf-8-sig"), newline="")
-        for parsed in readers.parse_csv(text, part.path, part.origin, counter):
+        for parsed in readers.parse_csv(text, part.path, part.origin, counter, mapping):
             if isinstance(parsed, dict) and parsed.get("detail", "").startswith("row "):
                 parsed["detail"] = f"part {part.index} " + parsed["detail"]
             yield parsed
 
     @staticmethod
-    def _parquet(f, part: Part, counter):
+    def _parquet(f, part: Part, counter, mapping=None):
         import pyarrow.parquet as pq
         pf = pq.ParquetFile(f)
         groups = None if part.count == 1 else list(range(part.start, part.end))
         first = sum(pf.metadata.row_group(g).num_rows for g in range(part.start)) if groups else 0
         batches = pf.iter_batches(batch_size=256, row_groups=groups)
-        yield from readers.parse_parquet(batches, part.path, part.origin, first, counter)
+        yield from readers.parse_parquet(batches, part.path, part.origin, first, counter,
+                                         mapping)
 
 
 class ReadArticles(beam.PTransform):
-    """Input patterns (with their origin) -> Articles, with rejected rows and counts.
+    """Inputs (InputSpec, or (pattern, origin)) -> Articles, with rejected rows and counts.
 
-    `files`, when given, is the already-listed [(path, origin, size, cap)] of a `--limit`
-    run (small by construction); otherwise patterns are expanded inside the job."""
+    `files`: the files listed before the job: a `listing.Listing` (a file the job reads),
+    or a list of InputFile (embedded in the graph: small lists only); None: the patterns
+    are expanded inside the job."""
 
     def __init__(self, inputs, config: ReadConfig = ReadConfig(), files=None):
         super().__init__()
@@ -197,9 +217,15 @@ class ReadArticles(beam.PTransform):
                                  "ExpandPatterns", ExpandInputs())
             files, results = expanded.main, [expanded]
         else:
-            files = pbegin | "LimitedFiles" >> beam.Create(self.files)
-            n_patterns, n_files = len(self.inputs), len(self.files)
-            counts = pbegin | "LimitCounts" >> beam.Create(
+            if isinstance(self.files, listing.Listing):
+                files = (pbegin | "FileListing" >> beam.Create([self.files.url])
+                         | "ListedFiles" >> beam.FlatMap(listing.read))
+                n_files = self.files.count
+            else:
+                files = pbegin | "ListedFiles" >> beam.Create(self.files)
+                n_files = len(self.files)
+            n_patterns = len(self.inputs)
+            counts = pbegin | "ListedCounts" >> beam.Create(
                 [{"inputs.in": n_patterns, "inputs.out": n_files}])
         planned = accounted(files | "SpreadFiles" >> beam.Reshuffle(), "PlanParts",
                             PlanFile(self.config.part_mb << 20))
@@ -209,5 +235,5 @@ class ReadArticles(beam.PTransform):
         read = accounted(parts, "ParseParts", ReadPart(self.config))
         rejected, all_counts, _ = merged("Read", *results, planned, read)
         if self.files is not None:
-            all_counts = (all_counts, counts) | "WithLimitCounts" >> beam.Flatten()
+            all_counts = (all_counts, counts) | "WithListedCounts" >> beam.Flatten()
         return {"main": read.main, "rejected": rejected, COUNTS: all_counts}

@@ -4,8 +4,9 @@ rejected rows out. They never raise on bad input; they say why it was rejected.
 Layouts:
 - DeepMind rc-data `.story`: paragraphs separated by blank lines, then `@highlight` blocks.
 - JSON lines: `id`, `article` (or `text`), `highlights` (list of strings, or one per line),
-  optional `source`, `url`, `origin`. The Hugging Face `cnn_dailymail` layout is the same with
-  `highlights` as one string; it is read from `.jsonl`, `.csv` or `.parquet`.
+  optional `source`, `url`, `origin`, `title`, `date`. The Hugging Face `cnn_dailymail`
+  layout is the same with `highlights` as one string; it is read from `.jsonl`, `.csv`,
+  `.parquet` or `.arrow` (`arrow.py`). Other column names: an input's mapping (`specs.py`).
 - Web pages (`.html`), WARC archives and title-first `.txt` files: `web.py`, `warc.py`,
   `plaintext.py`.
 Text is cleaned of control characters and its line endings normalised before paragraphs
@@ -21,13 +22,14 @@ from typing import Iterable, Iterator, Optional, Union
 
 from transforms.core.rules import rejected_row
 from transforms.ingestion.articles import Article
+from transforms.ingestion.specs import InputSpec, column_for, columns_problem, unknown_columns
 from transforms.ingestion.text import clean_field, decode, normalise_text
 
 STAGE = "read"
 COMPRESSIONS = (".gz", ".bz2", ".xz", ".zst")
 _EXTENSIONS = {"story": "story", "json": "jsonl", "jsonl": "jsonl", "ndjson": "jsonl",
                "csv": "csv", "parquet": "parquet", "html": "html", "htm": "html",
-               "warc": "warc", "txt": "txt"}
+               "warc": "warc", "txt": "txt", "arrow": "arrow"}
 KNOWN_TYPES = tuple(sorted(set(_EXTENSIONS.values())))
 
 Parsed = Union[Article, dict]  # an Article, or a rejected row
@@ -185,7 +187,8 @@ def article_from_record(record: dict, path: str, origin: str, where: str,
 
 
 def parse_json_line(raw: bytes, path: str, origin: str, where: str,
-                    counter: Optional[collections.Counter] = None) -> Optional[Parsed]:
+                    counter: Optional[collections.Counter] = None,
+                    mapping: Optional[InputSpec] = None) -> Optional[Parsed]:
     """One line of a JSON-lines file (None for a blank line)."""
     if not raw.strip():
         return None
@@ -196,42 +199,85 @@ def parse_json_line(raw: bytes, path: str, origin: str, where: str,
                             detail=f"{where}: byte {err.start}: {err.reason}")
     except json.JSONDecodeError as err:
         return rejected_row(STAGE, "broken_json_line", source_file=path, detail=f"{where}: {err}")
-    return article_from_record(record, path, origin, where, counter)
+    return article_from_mapped(record, path, origin, where, counter, mapping)
 
 
 def parse_jsonl(lines: Iterable[bytes], path: str, origin: str,
-                counter: Optional[collections.Counter] = None) -> Iterator[Parsed]:
+                counter: Optional[collections.Counter] = None,
+                mapping: Optional[InputSpec] = None) -> Iterator[Parsed]:
     for number, raw in enumerate(lines, start=1):
-        parsed = parse_json_line(raw, path, origin, f"line {number}", counter)
+        parsed = parse_json_line(raw, path, origin, f"line {number}", counter, mapping)
         if parsed is not None:
             yield parsed
 
 
-CSV_REQUIRED = {"article", "highlights"}
-
-
-def csv_columns_problem(columns) -> Optional[str]:
-    columns = set(columns or [])
-    missing = sorted(CSV_REQUIRED - columns) + ([] if {"id", "url"} & columns else ["id"])
-    return f"missing {missing}; found {sorted(columns)}" if missing else None
-
-
 def parse_csv(stream: io.TextIOBase, path: str, origin: str,
-              counter: Optional[collections.Counter] = None) -> Iterator[Parsed]:
+              counter: Optional[collections.Counter] = None,
+              mapping: Optional[InputSpec] = None) -> Iterator[Parsed]:
     csv.field_size_limit(1 << 30)
     reader = csv.DictReader(stream)
-    problem = csv_columns_problem(reader.fieldnames)
+    problem = columns_problem(reader.fieldnames, mapping, "csv_missing_columns")
     if problem:
-        yield rejected_row(STAGE, "csv_missing_columns", source_file=path, detail=problem)
+        yield rejected_row(STAGE, problem[0], source_file=path, detail=problem[1])
         return
     for number, record in enumerate(reader, start=2):
-        yield article_from_record(record, path, origin, f"row {number}", counter)
+        yield article_from_mapped(record, path, origin, f"row {number}", counter, mapping)
 
 
 def parse_parquet(batches, path: str, origin: str, first_row: int = 0,
-                  counter: Optional[collections.Counter] = None) -> Iterator[Parsed]:
+                  counter: Optional[collections.Counter] = None,
+                  mapping: Optional[InputSpec] = None) -> Iterator[Parsed]:
     row = first_row
     for batch in batches:
+        if row == first_row and mapping and mapping.columns:   # the schema's columns
+            problem = unknown_columns(mapping.columns, batch.schema.names)
+            if problem:
+                yield rejected_row(STAGE, "unknown_column", source_file=path, detail=problem)
+                return
         for record in batch.to_pylist():
             row += 1
-            yield article_from_record(record, path, origin, f"row {row}", counter)
+            yield article_from_mapped(record, path, origin, f"row {row}", counter, mapping)
+
+
+# -- per-input settings: column names, publisher (specs.py) ---------------------------------
+
+def _renamed(record: dict, columns: tuple) -> dict:
+    """The record under the names `article_from_record` reads."""
+    out = {k: record[k] for k in ("source", "origin") if k in record}
+    for field, name in (("id", "id"), ("text", "article"), ("summary", "highlights"),
+                        ("url", "url")):
+        column = column_for(columns, field, record)
+        if column is not None and column in record:
+            out[name] = record[column]
+    return out
+
+
+def article_from_mapped(record, path: str, origin: str, where: str,
+                        counter: Optional[collections.Counter] = None,
+                        mapping: Optional[InputSpec] = None) -> Parsed:
+    """`article_from_record` under an input's column names, with its publisher (a record's
+    own `source` wins) and the title and date columns where present."""
+    columns = mapping.columns if mapping else ()
+    if not isinstance(record, dict):
+        return article_from_record(record, path, origin, where, counter)
+    missing = [(f, c) for f, c in columns if c not in record]
+    if missing:
+        field, column = missing[0]
+        return rejected_row(STAGE, f"missing_field:{field}", source_file=path,
+                            detail=f"{where}: no column {column!r} (given for {field}); the "
+                                   f"record's columns: {', '.join(map(str, record))}")
+    article = article_from_record(_renamed(record, columns) if columns else record, path,
+                                  origin, where, counter)
+    if not isinstance(article, Article):
+        return article
+    extra = {}
+    for field in ("title", "date"):
+        column = column_for(columns, field, record)
+        value = record.get(column) if column else None
+        if isinstance(value, str) and value.strip():
+            extra[field] = clean_field(value.strip())[0]
+        elif value is not None and not isinstance(value, str) and field == "date":
+            extra[field] = str(value)     # a timestamp column (Parquet, Arrow)
+    if mapping and mapping.source and not article.source:
+        extra["source"] = mapping.source
+    return article.with_(**extra) if extra else article
