@@ -144,7 +144,7 @@ class ReadPart(StepFn):
 
     @property
     def limit(self) -> int:
-        return self.config.max_record_mb << 20
+        return int(self.config.max_record_mb * (1 << 20))
 
     def _too_large(self, path, where, size):
         return readers.rejected_row("read", "record_too_large", source_file=path,
