@@ -46,7 +46,7 @@ def loads(doc, limit: int = MAX_DEPTH):
     try:
         return json.loads(doc)
     except RecursionError:   # a deeper stack than the limit allows: same answer
-        raise JSONTooDeep(f"nested deeper than the parser's stack allows", text, 0) from None
+        raise JSONTooDeep("nested deeper than the parser's stack allows", text, 0) from None
 
 
 def load(f, limit: int = MAX_DEPTH):
