@@ -17,7 +17,6 @@ cleaned: the annotation server's form fields).
 """
 import functools
 import re
-import sys
 import unicodedata
 from typing import NamedTuple, Optional, Tuple
 
@@ -25,28 +24,11 @@ from transforms.core.rules import rejected_row
 
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")   # C0/C1 but \t and \n (\r is gone)
 _NEWLINES = re.compile(r"\r\n?")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_NON_ASCII = re.compile("[^\x00-\x7f]+")
+_MOJIBAKE_HINT = re.compile("[\u00c2-\u00f4]")   # a UTF-8 lead byte read as Latin-1/Windows-1252
 _REMOVED_CATEGORIES = ("Cf", "Co", "Cn")
 BINARY_SHARE = 0.10      # of the first 8 KB: more control bytes than this is not text
 _HEAD = 8192
-
-
-@functools.lru_cache(maxsize=1)
-def _format_chars() -> "re.Pattern":
-    """One character class of every Cf, Co and Cn code point (surrogates are Cs)."""
-    ranges, start, prev = [], None, None
-    for cp in range(0xA0, sys.maxunicode + 1):
-        if 0xD800 <= cp <= 0xDFFF or unicodedata.category(chr(cp)) not in _REMOVED_CATEGORIES:
-            continue
-        if prev is not None and cp == prev + 1:
-            prev = cp
-            continue
-        if start is not None:
-            ranges.append((start, prev))
-        start = prev = cp
-    ranges.append((start, prev))
-    return re.compile("[" + "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "")
-                                    for a, b in ranges) + "]")
 
 
 @functools.lru_cache(maxsize=1)
@@ -61,8 +43,9 @@ def _ftfy_config():
 
 
 def fix_mojibake(text: str) -> Tuple[str, bool]:
-    """(text with mojibake repaired, whether anything changed). ASCII is never mojibake."""
-    if text.isascii():
+    """(text with mojibake repaired, whether anything changed). Only text holding a UTF-8
+    lead byte read as Latin-1 / Windows-1252 (U+00C2-U+00F4) can be such mojibake."""
+    if text.isascii() or not _MOJIBAKE_HINT.search(text):
         return text, False
     import ftfy
     fixed = ftfy.fix_text(text, _ftfy_config())
@@ -70,15 +53,39 @@ def fix_mojibake(text: str) -> Tuple[str, bool]:
 
 
 def has_lone_surrogate(text: str) -> bool:
-    return _SURROGATE.search(text) is not None
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")   # C speed; only a surrogate cannot be encoded
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _visible(text: str) -> bool:
+    """True when no character but tab and newline is in Unicode's C* (or Z* but space)."""
+    return text.replace("\n", " ").replace("\t", " ").isprintable()
+
+
+def _drop_unseen(text: str) -> Tuple[str, int]:
+    removed = 0
+
+    def keep(match):
+        nonlocal removed
+        run = match.group()
+        kept = "".join(c for c in run if unicodedata.category(c) not in _REMOVED_CATEGORIES)
+        removed += len(run) - len(kept)
+        return kept
+
+    return _NON_ASCII.sub(keep, text), removed
 
 
 def scrub(text: str) -> Tuple[str, int, int]:
     """(text without control and format characters, controls removed, format removed)."""
     text, controls = _CONTROL.subn("", text)
-    if text.isascii():
+    if text.isascii() or _visible(text):
         return text, controls, 0
-    text, formats = _format_chars().subn("", text)
+    text, formats = _drop_unseen(text)
     return text, controls, formats
 
 
@@ -119,6 +126,8 @@ def hygiene_problem(text: str, multiline: bool = False) -> Optional[Problem]:
     characters such as bidi overrides and zero-width marks, surrogates, private use,
     unassigned), or None. Tab and newline are allowed when `multiline`."""
     allowed = "\t\n" if multiline else ""
+    if (_visible(text) if multiline else text.isprintable()):
+        return None
     for i, ch in enumerate(text):
         if ch.isprintable() or ch in allowed:
             continue
