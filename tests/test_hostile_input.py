@@ -143,6 +143,17 @@ def test_deep_json_in_results_is_one_line_not_a_traceback(tmp_path):
     assert "nested deeper" in done.stderr
 
 
+def test_deep_json_data_for_evaluate_is_one_line(tmp_path):
+    path = tmp_path / "dev.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    done = subprocess.run([sys.executable, "-m", "beam_pipelines.evaluate", "--data",
+                           str(path), "--baseline", "random"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "error: nested deeper than 100 levels: line 1 column 101 (char 100)"]
+
+
 @pytest.mark.parametrize("doc", ["[" * 101 + "]" * 101, '{"a": ' * 150 + "1" + "}" * 150])
 def test_safejson_refuses_depth_and_keeps_strings_out_of_the_count(doc):
     from transforms.core import safejson
