@@ -93,8 +93,13 @@ def add_workers_flag(p, default_help="one per core"):
 
 def _interrupted(command: str):
     stage = CURRENT["stage"] or command
-    print(f"\ninterrupted during {stage}; run the same command to resume", file=sys.stderr,
-          flush=True)
+    _abort(f"\ninterrupted during {stage}; run the same command to resume", 130)
+
+
+def _abort(message: str, code: int):
+    """One line, then the command ends at once: its worker processes are stopped, its
+    clean-ups run (locks, temporary files), nothing else is printed."""
+    print(message, file=sys.stderr, flush=True)
     # nothing more reaches the terminal: the runner's threads would report the workers'
     # ends as errors while the command winds down
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -107,7 +112,41 @@ def _interrupted(command: str):
         except OSError:
             pass
     _run_cleanups()
-    os._exit(130)
+    os._exit(code)
+
+
+_WORKER_EXIT = re.compile(r"Worker subprocess exited with return code (-?\d+)")
+
+
+def worker_lost_line(stage: str, text: str):
+    """The one line for a local SDK worker that died (Beam's run_worker thread raises
+    `Worker subprocess exited with return code N`), or None for any other error."""
+    found = _WORKER_EXIT.search(text)
+    if not found:
+        return None
+    code = int(found.group(1))
+    number = -code if code < 0 else code - 128 if code > 128 else 0
+    try:
+        how = f"killed by {signal.Signals(number).name}" if number else f"exit status {code}"
+    except ValueError:
+        how = f"exit status {code}"
+    return (f"error: a worker process died during {stage} ({how}); run the same command to "
+            "resume (completed stages are skipped)")
+
+
+def _watch_workers(command: str):
+    """Beam's local multi-process runner neither retries nor stops when an SDK worker dies:
+    the thread that started the worker raises and the job waits forever. End it instead,
+    with one line and exit status 1."""
+    previous = threading.excepthook
+
+    def hook(args):
+        line = worker_lost_line(CURRENT["stage"] or command, str(args.exc_value))
+        if line is None:
+            return previous(args)
+        _abort(line, 1)
+
+    threading.excepthook = hook
 
 
 def _watch_ctrl_c(command: str):
@@ -144,6 +183,7 @@ def run_main(run, command: str = None) -> None:
     command = command or pathlib.Path(sys.argv[0]).stem
     setup_logging()
     _watch_ctrl_c(command)
+    _watch_workers(command)
     _private_tmp()
     atexit.register(_run_cleanups)
     try:

@@ -13,6 +13,7 @@ import sys
 
 import fsspec
 
+from transforms.core import safejson
 from transforms.finalize import record_metric
 
 BASELINES = ("random", "most_frequent", "first_entity")
@@ -23,9 +24,9 @@ def load_data(path: str):
     with fsspec.open(path, "r", encoding="utf-8") as f:
         text = f.read()
     if path.endswith(".jsonl"):
-        lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+        lines = [safejson.loads(line) for line in text.splitlines() if line.strip()]
         return record_metric.gold_from_superglue(lines), record_metric.candidates_from_superglue(lines)
-    obj = json.loads(text)
+    obj = safejson.loads(text)
     if obj.get("version") != "1.0":
         logging.warning("expected ReCoRD JSON version 1.0, got %r", obj.get("version"))
     return record_metric.gold_from_record_json(obj), record_metric.candidates_from_record_json(obj)
@@ -33,7 +34,7 @@ def load_data(path: str):
 
 def load_predictions(path: str) -> dict:
     with fsspec.open(path, "r", encoding="utf-8") as f:
-        preds = json.load(f)
+        preds = safejson.load(f)
     if not isinstance(preds, dict) or not all(isinstance(v, str) for v in preds.values()):
         raise ValueError(f"{path}: predictions must be a JSON object {{query_id: answer_text}}")
     return preds
@@ -81,7 +82,7 @@ def main():
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
     try:
         result = run()
-    except (ValueError, KeyError, FileNotFoundError) as e:
+    except (ValueError, KeyError, OSError, RecursionError) as e:   # bad input: one line
         print(f"error: {e}", file=sys.stderr)
         sys.exit(2)
     print(json.dumps(result, indent=2, sort_keys=True))

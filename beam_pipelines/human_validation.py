@@ -14,6 +14,7 @@ the HITs, ingest the answers.
           worker checks (first answer per query, gold accuracy), one verdict per triple
 """
 import argparse
+import csv
 import logging
 import sqlite3
 import sys
@@ -166,7 +167,8 @@ def main():
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
         run(sys.argv[1:])
-    except (UserError, FieldError, OSError, sqlite3.DatabaseError) as err:
+    except (UserError, FieldError, OSError, sqlite3.DatabaseError, csv.Error, ValueError,
+            RecursionError) as err:   # bad input: one line, never a traceback
         raise SystemExit("error: %s" % err) from None
     except KeyboardInterrupt:
         pass

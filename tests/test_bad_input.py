@@ -9,6 +9,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from beam_pipelines import generate
+from transforms.ingestion import text
 
 GOOD = ["469c6ac05092ca5997728c9dfc19f9ab6b936e40", "f001ec5c4704938247d27a44948eebb37ae98d01",
         "4495ba8f3a340d97a9df1476f8a35502bcce1f69"]
@@ -49,6 +50,18 @@ def messy_corpus(corpus_dir, tmp_path_factory):
     whole = gzip.compress(("\n".join(json.dumps(r) for r in rows[5:8]) + "\n").encode())
     (d / "cut.jsonl.gz").write_bytes(whole[: len(whole) * 2 // 3])   # truncated
     (d / "nothing.jsonl.gz").write_bytes(gzip.compress(b""))         # empty once unzipped
+    # hostile lines (issue 22): one nested 100,000 deep, lone surrogates in a text and an
+    # id; the good lines after each are read
+    rows9 = [json.loads(line) for line in
+             (corpus_dir / "cnndm_test250.jsonl").read_text().splitlines()[8:11]]
+    deep = '{"id": "deep", "article": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    (d / "deep.jsonl").write_text(deep + "\n" + json.dumps(rows9[0]) + "\n")
+    (d / "surrogate.jsonl").write_text("\n".join([
+        json.dumps(dict(rows9[1], article=rows9[1]["article"] + " \ud800")),
+        json.dumps(dict(rows9[1], id="bad\udfff")), json.dumps(rows9[1])]) + "\n")
+    # a bidi override and zero-width marks inside names: removed, never a space
+    (d / "bidi.jsonl").write_text(json.dumps(dict(rows9[2], article=rows9[2]["article"]
+        .replace("a", "a\u202e", 3).replace("e", "e\u200b", 3))) + "\n")
     (d / "other-columns.csv").write_text("title,body\nA,B\n")
     (d / "notes.docx").write_bytes(b"PK\x03\x04")
     return d
@@ -96,6 +109,8 @@ def test_every_bad_file_and_record_has_a_reason(first_run):
     assert by_file["nothing.jsonl.gz"] == [("read", "empty_file")]
     assert by_file["other-columns.csv"] == [("read", "csv_missing_columns")]
     assert by_file["notes.docx"] == [("files", "unknown_file_type")]
+    assert by_file["deep.jsonl"] == [("read", "json_too_deep")]
+    assert by_file["surrogate.jsonl"] == [("read", "lone_surrogate")] * 2
     dups = [r for r in rejected if r["reason"] == "duplicate_article_id"]
     assert [d["article_id"] for d in dups] == [GOOD[0]]
     same = [r for r in rejected if r["reason"] == "duplicate_article_text"]
@@ -113,6 +128,16 @@ def test_dirty_text_is_cleaned_and_ids_kept(first_run, corpus_dir):
     assert stats["stages"]["read"]["control_chars_removed"] == 5
     ids = {f["article_id"] for f in _rows(out, "articles")}
     assert "0" in ids   # a numeric id is kept, not replaced by a URL hash
+    # the lines after a hostile one are read; no format character reaches a candidate
+    read_ok = {f["article_id"] for f in _rows(out, "articles") if f["stage"] != "read"}
+    rows = [json.loads(line) for line in
+            (corpus_dir / "cnndm_test250.jsonl").read_text().splitlines()[8:11]]
+    assert {r["id"] for r in rows} <= read_ok
+    assert stats["stages"]["read"]["format_chars_removed"] == 6
+    assert not any(text.hygiene_problem(r["passage"], multiline=True)
+                   or text.hygiene_problem(r["query"]) for r in candidates)
+    assert not any(text.hygiene_problem(e["text"]) for r in candidates
+                   for e in r["entities"] + r["answers"])
 
 
 def test_nothing_is_lost_and_every_article_has_a_fate(first_run):
@@ -121,7 +146,7 @@ def test_nothing_is_lost_and_every_article_has_a_fate(first_run):
     for name, s in stats["stages"].items():
         if not s.get("expand"):
             assert s["in"] == s["out"] + s["rejected"], name
-    assert stats["stages"]["files"]["in"] == 17 + 1      # 17 files + the copy in dup/
+    assert stats["stages"]["files"]["in"] == 20 + 1      # 20 files + the copy in dup/
     assert len(_rows(out, "rejected")) == sum(s["rejected"] for s in stats["stages"].values())
     candidates = _rows(out, "candidates")
     assert len(candidates) == stats["stages"]["query"]["out"] > 0

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from transforms.ingestion import readers
+from transforms.ingestion import readers, text
 from transforms.ingestion.parts import Part, csv_boundaries, plan_parts
 from transforms.ingestion.read import ReadPart
 from transforms.ingestion.inputs import ReadConfig
@@ -155,3 +155,89 @@ def test_parquet_is_read_in_row_group_parts(tmp_path):
     assert len(parts) > 1
     ids = [o.article_id for p in parts for o in _read(p) if isinstance(o, readers.Article)]
     assert sorted(ids) == sorted(f"p{i}" for i in range(1000))
+
+
+# --- text hygiene at the door (issue 22 items 2-3, issue 19's mojibake) -------------------
+
+def _line(**fields) -> bytes:
+    record = {"id": "a", "article": "Body.", "highlights": ["h"], **fields}
+    return json.dumps(record).encode()   # json.dumps escapes lone surrogates as \ud800
+
+
+def test_bidi_and_format_characters_are_removed_and_counted():
+    counter = collections.Counter()
+    (a,) = readers.parse_jsonl([_line(article="Ali\u202eBaba met Jo\u2066hn.\u00ad",
+                                      highlights=["Ali\u202eBaba"])], "f.jsonl", "public",
+                               counter)
+    assert a.paragraphs == ("AliBaba met John.",) and a.highlights == ("AliBaba",)
+    assert counter["format_chars_removed"] == 4
+    assert text.hygiene_problem(a.paragraphs[0] + a.highlights[0]) is None
+
+
+@pytest.mark.parametrize("mark", ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"])
+def test_zero_width_characters_inside_a_word_are_removed_not_spaced(mark):
+    (a,) = readers.parse_jsonl([_line(article=f"Man{mark}chester United won.")],
+                               "f.jsonl", "public")
+    assert a.paragraphs == ("Manchester United won.",)
+
+
+def test_hygiene_problem_names_what_is_wrong():
+    assert text.hygiene_problem("Ali\u202eBaba").reason == "format_character"
+    assert "U+202E" in text.hygiene_problem("Ali\u202eBaba").detail
+    assert text.hygiene_problem("a\ud800b").reason == "lone_surrogate"
+    assert text.hygiene_problem("a\x07b").reason == "control_character"
+    assert text.hygiene_problem("a\ue000b").reason == "private_use_character"
+    assert text.hygiene_problem("a\tb\nc", multiline=True) is None
+    assert text.hygiene_problem("a\nb").reason == "control_character"
+    assert text.hygiene_problem("Zoë said “yes” – 5 €.") is None
+
+
+@pytest.mark.parametrize("field", ["article", "id", "highlights", "source"])
+def test_a_lone_surrogate_rejects_its_record_only(field):
+    value = ["h\ud800"] if field == "highlights" else "x\ud800y"
+    lines = [_line(**{field: value}), _line(id="b")]
+    out = list(readers.parse_jsonl(lines, "f.jsonl", "public"))
+    assert out[0]["reason"] == "lone_surrogate" and "line 1" in out[0]["detail"]
+    assert out[1].article_id == "b"
+
+
+def test_deep_json_line_is_one_rejected_record_and_the_rest_is_read():
+    deep = b'{"id": "d", "article": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    fine = b'{"a": [[[["not deep"]]]], "id": "ok", "article": "B.", "highlights": ["h"]}'
+    out = list(readers.parse_jsonl([deep, fine], "f.jsonl", "public"))
+    assert out[0]["reason"] == "json_too_deep" and out[1].article_id == "ok"
+
+
+MOJIBAKE = [("It\u00e2\u20ac\u2122s Zo\u00c3\u00ab\u00e2\u20ac\u2122s caf\u00c3\u00a9.",
+             "It\u2019s Zo\u00eb\u2019s caf\u00e9."),
+            ("\u00e2\u20ac\u0153Yes,\u00e2\u20ac\u009d she said.", "\u201cYes,\u201d she said.")]
+
+
+@pytest.mark.parametrize("broken,fixed", MOJIBAKE)
+def test_mojibake_is_repaired_and_counted(broken, fixed):
+    counter = collections.Counter()
+    (a,) = readers.parse_jsonl([_line(article=broken, highlights=[broken])], "f.jsonl",
+                               "public", counter)
+    assert a.paragraphs == (fixed,) and a.highlights == (fixed,)
+    assert counter["mojibake_repaired"] == 2
+
+
+def test_mojibake_repair_leaves_real_text_unchanged(corpus_dir):
+    texts = [p.read_text("utf-8") for p in sorted(corpus_dir.glob("cnn_stories/*.story"))]
+    texts += [json.loads(l)["article"] for l in
+              (corpus_dir / "cnndm_test250.jsonl").read_text("utf-8").splitlines()]
+    texts += [p.read_bytes().decode("utf-8", "replace")
+              for p in sorted(corpus_dir.glob("bbc_news/*/*.txt"))[::5]]
+    texts += ["Zo\u00eb Bj\u00f6rk, \u00a31,000 \u2013 \u201cna\u00efve\u201d Fa\u00e7ade \u00c5land",
+              "Ma\u00f1ana \u00e0 la cr\u00e8me br\u00fbl\u00e9e, \u00c3 (a lone capital)"]
+    changed = [t[:80] for t in texts if text.fix_mojibake(t)[0] != t]
+    assert len(texts) > 300 and changed == []
+
+
+def test_csv_row_with_bad_bytes_is_one_record(tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_bytes(b'id,article,highlights\nr1,Good one.,h\nr2,Caf\xe9 bad.,h\n'
+                     b'r3,"Good, two.",h\n')
+    out = _read(_whole(path, "csv"))
+    assert [o.article_id for o in out if isinstance(o, readers.Article)] == ["r1", "r3"]
+    assert [o.row["reason"] for o in out if hasattr(o, "row")] == ["invalid_utf8"]

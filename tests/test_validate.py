@@ -33,6 +33,18 @@ def test_check_row_accepts_a_good_row_and_names_each_broken_invariant():
     assert "is not one of the entities" in list(invariants.check_row(not_entity))[0]
 
 
+
+def test_check_row_names_a_character_a_worker_cannot_type():
+    """Issue 22: an entity holding a bidi override was released and its HIT unanswerable."""
+    passage = "Ann met B\u202eob in Rome."
+    bidi = dict(ROW, passage=passage, entities=[dict(ROW["entities"][1], end=12, text="B\u202eob")],
+                answers=[{"start": 8, "end": 12, "text": "B\u202eob"}])
+    assert list(invariants.check_row(bidi)) == [
+        "train row 'q1': passage holds a format_character (U+202E at 9)"]
+    assert list(invariants.check_row(dict(ROW, query="@placeholder\u200b left."))) == [
+        "train row 'q1': query holds a format_character (U+200B at 12)"]
+
+
 def test_leakage_checker_finds_shared_ids_passages_articles_and_urls():
     checker = invariants.LeakageChecker(SplitConfig.paper())
     assert list(checker.add(ROW)) == []

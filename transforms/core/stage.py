@@ -57,6 +57,27 @@ def pipeline_options(beam_args, workers=None):
     return PipelineOptions(args)
 
 
+def local_runner(options):
+    """Beam's FnApiRunner whose worker processes are started with `exec` (Beam runs them
+    through `sh -c`): a worker that dies is then reported once, by the command (see
+    beam_pipelines/common.py), not also by the shell ("Killed"). None for other runners."""
+    from apache_beam.options.pipeline_options import DirectOptions, StandardOptions
+    if (options.view_as(StandardOptions).runner != "FnApiRunner"
+            or options.view_as(DirectOptions).direct_running_mode != "multi_processing"):
+        return None
+    from apache_beam.portability import python_urns
+    from apache_beam.runners.portability.fn_api_runner import FnApiRunner
+
+    class ExecWorkers(FnApiRunner):
+        def run_via_runner_api(self, pipeline_proto, options):
+            for env in pipeline_proto.components.environments.values():
+                if env.urn == python_urns.SUBPROCESS_SDK and not env.payload.startswith(b"exec "):
+                    env.payload = b"exec " + env.payload
+            return super().run_via_runner_api(pipeline_proto, options)
+
+    return ExecWorkers()
+
+
 @contextlib.contextmanager
 def current(stage: str):
     before = CURRENT["stage"]
@@ -82,7 +103,7 @@ def run_pipeline(stage: str, build: Callable, runtime: Runtime, default_workers=
     started = time.monotonic()
     with current(stage), (display if display is not None and runtime.progress
                           else contextlib.nullcontext()):
-        p = beam.Pipeline(options=options)
+        p = beam.Pipeline(runner=local_runner(options), options=options)
         build(p)
         result = p.run()
         state = result.wait_until_finish()

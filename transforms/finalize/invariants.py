@@ -5,6 +5,8 @@ so callers can stop after the first few.
 """
 import hashlib
 
+from transforms.ingestion.text import hygiene_problem
+
 PLACEHOLDER = "@placeholder"
 SPLITS = ("train", "dev", "test")
 REQUIRED = ("id", "passage_id", "article_id", "source", "origin", "passage", "query", "split")
@@ -30,6 +32,13 @@ def check_row(row: dict):
                 yield f"{where}: {noun} span [{start}, {end}) outside the passage"
             elif passage[start:end] != text:
                 yield f"{where}: {noun} span [{start}, {end}) reads {passage[start:end]!r}, not {text!r}"
+    texts = [("passage", passage, True), ("query", row.get("query") or "", True)]
+    texts += [("entity", e.get("text") or "", False) for e in row.get("entities") or []]
+    for noun, text, multiline in texts:   # what a worker could not type or see (issue 22)
+        problem = hygiene_problem(text, multiline)
+        if problem:
+            yield f"{where}: {noun} holds a {problem.reason} ({problem.detail})"
+            break
     count = (row.get("query") or "").count(PLACEHOLDER)
     if count != 1:
         yield f"{where}: query has {count} {PLACEHOLDER} markers, expected exactly 1"

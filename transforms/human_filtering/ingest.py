@@ -17,7 +17,7 @@ import sqlite3
 
 import fsspec
 
-from transforms.core import io_utils
+from transforms.core import io_utils, safejson
 from transforms.human_filtering import db as D
 from transforms.human_filtering import hits as H
 from transforms.human_filtering import labelstudio, mturk, prolific
@@ -37,7 +37,7 @@ def read_sqlite(path: str) -> tuple:
         con = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
         try:
             gold = "gold" if "gold" in D.columns(con, "hits") else "0"
-            hits = {q: (json.loads(a), bool(g)) for q, a, g in con.execute(
+            hits = {q: (safejson.loads(a), bool(g)) for q, a, g in con.execute(
                 "SELECT query_id, reference_answers, %s FROM hits ORDER BY position" % gold)}
             rows = con.execute("SELECT worker_id, query_id, hit_ref, answer, answer_start,"
                                " answer_end, ambiguous, feedback FROM annotations ORDER BY id"

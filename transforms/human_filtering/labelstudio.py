@@ -9,6 +9,7 @@ import json
 
 import fsspec
 
+from transforms.core import safejson
 from transforms.human_filtering import hits as H
 from transforms.human_filtering import mturk
 from transforms.human_filtering.fields import UserError
@@ -75,7 +76,7 @@ def read_export(path: str, index: dict) -> tuple:
     `index` is {query_id: (hit_ref, reference_answers, spans, gold)} from the hits."""
     try:
         with fsspec.open(path, "r", encoding="utf-8") as f:
-            data = json.load(f)
+            data = safejson.load(f)
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise UserError("%s is not JSON (%s)" % (path, err)) from None
     if not isinstance(data, list) or not all(isinstance(t, dict) for t in data):

@@ -3,10 +3,10 @@ batch results CSV read back for ingest.
 """
 import csv
 import datetime
-import json
 
 import fsspec
 
+from transforms.core import safejson
 from transforms.human_filtering import hits as H
 from transforms.human_filtering import worker_quality as Q
 from transforms.human_filtering.fields import UserError, as_int, truthy
@@ -77,7 +77,7 @@ def read_results(path: str) -> tuple:
             for sfx in suffixes:
                 qid = row["Input.query_id" + sfx]
                 if qid not in queries:
-                    queries[qid] = json.loads(row["Input.reference_answers" + sfx])
+                    queries[qid] = safejson.loads(row["Input.reference_answers" + sfx])
                     html = row.get("Input.passage_html" + sfx)
                     spans[qid] = H.entity_spans(html) if html else None
                 if rejected:

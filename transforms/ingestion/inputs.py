@@ -41,6 +41,9 @@ class ReadConfig:
                "then the lead alone; ReCoRD's passages always have highlights)")
     limit: Optional[int] = setting(None, "read only the first N records (sorted file "
                                          "order): smoke runs")
+    max_record_mb: float = setting(
+        16.0, "a JSON line, CSV record or one-article file larger than this is rejected as "
+            "record_too_large while it is read (never held in memory)")
 
 
 class Listed(NamedTuple):

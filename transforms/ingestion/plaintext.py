@@ -24,7 +24,7 @@ from typing import Iterator, Optional, Union
 from transforms.core.rules import rejected_row
 from transforms.ingestion.articles import Article
 from transforms.ingestion.readers import strip_compression
-from transforms.ingestion.text import looks_binary, normalise_text
+from transforms.ingestion.text import clean_prose, looks_binary
 
 STAGE = "read"
 LEGACY_ENCODING = "cp1252"
@@ -85,7 +85,7 @@ def parse_txt(data: bytes, path: str, origin: str, *,
     if text is None:
         yield reject("invalid_utf8", "neither UTF-8 nor Windows-1252 text")
         return
-    text, _ = normalise_text(text)
+    text = clean_prose(text)
     title, paragraphs = split_title_first(text)
     if not paragraphs:
         yield reject("empty_extraction",

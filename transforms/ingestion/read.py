@@ -17,7 +17,7 @@ import apache_beam as beam
 import fsspec
 
 from transforms.core.accounting import COUNTS, Count, StepFn, accounted, merged, reject
-from transforms.ingestion import listing, readers
+from transforms.ingestion import listing, readers, streams
 from transforms.ingestion.inputs import InputFile, ReadConfig, default_origin, expand
 from transforms.ingestion.parts import Part, csv_record_ends, plan_parts
 from transforms.ingestion.specs import InputSpec, as_spec
@@ -131,8 +131,13 @@ class ReadPart(StepFn):
         # so a cut archive keeps every record before the break, with compressed offsets
         compression = None if kind == "warc" else "infer"
         with fsspec.open(path, "rb", compression=compression) as f:
+            if kind in ("story", "html", "txt"):
+                data = streams.read_capped(f, self.limit)
+                if isinstance(data, streams.TooLarge):
+                    yield self._too_large(path, "the file", data.size)
+                    return
             if kind == "story":
-                yield readers.parse_story(f.read(), path, origin, counter)
+                yield readers.parse_story(data, path, origin, counter)
             elif kind == "jsonl":
                 yield from self._jsonl(f, part, counter, mapping)
             elif kind == "csv":
@@ -145,45 +150,55 @@ class ReadPart(StepFn):
                                                  mapping)
             elif kind == "html":
                 from transforms.ingestion import web
-                yield from web.parse_html(f.read(), path, origin, allow_no_highlights=allow)
+                yield from web.parse_html(data, path, origin, allow_no_highlights=allow)
             elif kind == "warc":
                 from transforms.ingestion import warc
                 yield from warc.parse_warc(f, path, origin, allow_no_highlights=allow)
             elif kind == "txt":
                 from transforms.ingestion import plaintext
-                yield from plaintext.parse_txt(f.read(), path, origin, allow_no_highlights=allow)
+                yield from plaintext.parse_txt(data, path, origin, allow_no_highlights=allow)
 
-    @staticmethod
-    def _jsonl(f, part: Part, counter, mapping=None):
-        if part.count == 1:
-            yield from readers.parse_jsonl(f, part.path, part.origin, counter, mapping)
-            return
-        if part.start:
+    @property
+    def limit(self) -> int:
+        return int(self.config.max_record_mb * (1 << 20))
+
+    def _too_large(self, path, where, size):
+        return readers.rejected_row("read", "record_too_large", source_file=path,
+                                    detail=streams.too_large_detail(where, size, self.limit))
+
+    def _jsonl(self, f, part: Part, counter, mapping=None):
+        """Lines read in bounded chunks; a part holds the lines that start in its range."""
+        start = 0
+        if part.count > 1 and part.start:
             f.seek(part.start - 1)
-            f.readline()
-        while f.tell() < part.end:
-            offset = f.tell()
-            raw = f.readline()
-            if not raw:
+            start = part.start - 1
+        lines = streams.bounded_lines(f, self.limit, start)
+        if part.count > 1 and part.start:
+            next(lines, None)   # the end of the line the previous part holds
+        for number, (offset, raw) in enumerate(lines, start=1):
+            if part.count > 1 and offset >= part.end:
                 break
-            parsed = readers.parse_json_line(raw, part.path, part.origin, f"byte {offset}",
-                                             counter, mapping)
+            where = f"line {number}" if part.count == 1 else f"byte {offset}"
+            if isinstance(raw, streams.TooLarge):
+                yield self._too_large(part.path, where, raw.size)
+                continue
+            parsed = readers.parse_json_line(raw, part.path, part.origin, where, counter,
+                                             mapping)
             if parsed is not None:
                 yield parsed
 
-    @staticmethod
-    def _csv(f, part: Part, counter, mapping=None):
+    def _csv(self, f, part: Part, counter, mapping=None):
         if part.count == 1:
-            text = io.TextIOWrapper(f, encoding="utf-8-sig", errors="strict", newline="")
-            yield from readers.parse_csv(text, part.path, part.origin, counter, mapping)
+            yield from readers.parse_csv(streams.CsvSource(f, self.limit), part.path,
+                                         part.origin, counter, mapping)
             return
         header_end = next(csv_record_ends(f), 0)   # the header as the csv module reads it
         f.seek(0)
         header = f.read(header_end)
         f.seek(part.start)
         body = f.read(part.end - part.start)
-        text = io.StringIO((header + body).decode("utf-8-sig"), newline="")
-        for parsed in readers.parse_csv(text, part.path, part.origin, counter, mapping):
+        source = streams.CsvSource(io.BytesIO(header + body), self.limit)
+        for parsed in readers.parse_csv(source, part.path, part.origin, counter, mapping):
             if isinstance(parsed, dict) and parsed.get("detail", "").startswith("row "):
                 parsed["detail"] = f"part {part.index} " + parsed["detail"]
             yield parsed

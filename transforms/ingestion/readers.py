@@ -20,10 +20,13 @@ import json
 import posixpath
 from typing import Iterable, Iterator, Optional, Union
 
+from transforms.core import safejson
 from transforms.core.rules import rejected_row
 from transforms.ingestion.articles import Article
 from transforms.ingestion.specs import InputSpec, column_for, columns_problem, unknown_columns
-from transforms.ingestion.text import clean_field, decode, normalise_text
+from transforms.ingestion.streams import RecordRefused, guarded_rows
+from transforms.ingestion.text import (clean_field, clean_prose, decode, has_lone_surrogate,
+                                       normalise_text)
 
 STAGE = "read"
 COMPRESSIONS = (".gz", ".bz2", ".xz", ".zst")
@@ -99,12 +102,11 @@ def split_story(text: str) -> tuple:
 
 def parse_story(data: bytes, path: str, origin: str,
                 counter: Optional[collections.Counter] = None) -> Parsed:
-    text, removed, rejected = decode(data, path, STAGE)
+    text, _, rejected = decode(data, path, STAGE, counter if counter is not None
+                               else collections.Counter())
     if rejected:
         rejected["article_id"] = article_id_from_path(path)
         return rejected
-    if counter is not None and removed:
-        counter["control_chars_removed"] += removed
     paragraphs, highlights = split_story(text)
     return Article(article_id=article_id_from_path(path), paragraphs=paragraphs,
                    highlights=highlights, source=source_from_path(path), url=None,
@@ -136,6 +138,10 @@ def article_from_record(record: dict, path: str, origin: str, where: str,
     """One JSON/CSV/Parquet record to an Article, or a rejected row naming what is wrong."""
     if not isinstance(record, dict):
         return rejected_row(STAGE, "record_not_an_object", source_file=path, detail=where)
+    bad = surrogate_field(record)
+    if bad:
+        return rejected_row(STAGE, "lone_surrogate", source_file=path,
+                            detail=f"{where}: `{bad}` holds a lone surrogate (not UTF-8 text)")
     removed = 0
     url, n = clean_field(record.get("url") if isinstance(record.get("url"), str) else None)
     removed += n
@@ -168,15 +174,10 @@ def article_from_record(record: dict, path: str, origin: str, where: str,
         return rejected_row(STAGE, "bad_field:highlights", article_id=article_id,
                             source_file=path,
                             detail=f"{where}: not a string or a list of strings")
-    body, n = normalise_text(body)
-    removed += n
-    cleaned = []
-    for h in highlights:
-        h, n = normalise_text(h)
-        removed += n
-        cleaned.append(h)
     if counter is not None and removed:
         counter["control_chars_removed"] += removed
+    body = clean_prose(body, counter)
+    cleaned = [clean_prose(h, counter) for h in highlights]
     paragraphs, _ = split_story(body)
     source = record.get("source") if isinstance(record.get("source"), str) else None
     given_origin = record.get("origin") if isinstance(record.get("origin"), str) else None
@@ -186,6 +187,16 @@ def article_from_record(record: dict, path: str, origin: str, where: str,
                    origin=given_origin or origin, source_file=path)
 
 
+def surrogate_field(record: dict) -> Optional[str]:
+    """The first field whose text holds a lone surrogate (a JSON `\\ud800`, or bytes that
+    were not UTF-8 read with `surrogateescape`), or None."""
+    for key, value in record.items():
+        values = value if isinstance(value, (list, tuple)) else (value,)
+        if any(isinstance(v, str) and has_lone_surrogate(v) for v in values):
+            return str(key).encode("utf-8", "backslashreplace").decode()
+    return None
+
+
 def parse_json_line(raw: bytes, path: str, origin: str, where: str,
                     counter: Optional[collections.Counter] = None,
                     mapping: Optional[InputSpec] = None) -> Optional[Parsed]:
@@ -193,7 +204,9 @@ def parse_json_line(raw: bytes, path: str, origin: str, where: str,
     if not raw.strip():
         return None
     try:
-        record = json.loads(raw)
+        record = safejson.loads(raw)
+    except safejson.JSONTooDeep as err:
+        return rejected_row(STAGE, "json_too_deep", source_file=path, detail=f"{where}: {err}")
     except UnicodeDecodeError as err:
         return rejected_row(STAGE, "invalid_utf8", source_file=path,
                             detail=f"{where}: byte {err.start}: {err.reason}")
@@ -220,7 +233,11 @@ def parse_csv(stream: io.TextIOBase, path: str, origin: str,
     if problem:
         yield rejected_row(STAGE, problem[0], source_file=path, detail=problem[1])
         return
-    for number, record in enumerate(reader, start=2):
+    for number, record in enumerate(guarded_rows(reader, stream), start=2):
+        if isinstance(record, RecordRefused):
+            yield rejected_row(STAGE, record.reason, source_file=path,
+                               detail=f"row {number}: {record.detail}")
+            continue
         yield article_from_mapped(record, path, origin, f"row {number}", counter, mapping)
 
 

@@ -33,7 +33,7 @@ from transforms.core.rules import rejected_row
 from transforms.ingestion.articles import Article
 from transforms.ingestion.plaintext import path_id
 from transforms.ingestion.readers import url_hash
-from transforms.ingestion.text import looks_binary, normalise_text
+from transforms.ingestion.text import clean_prose, looks_binary
 
 STAGE = "read"
 MAX_PAGE_BYTES = 20_000_000     # trafilatura's own MAX_FILE_SIZE
@@ -67,7 +67,7 @@ Parsed = Union[Article, dict]
 
 
 def _space(text: str) -> str:
-    return " ".join(normalise_text(text)[0].split())
+    return " ".join(clean_prose(text).split())
 
 
 def _key(text: str) -> str:
