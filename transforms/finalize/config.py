@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from transforms.core.config import setting
+from transforms.finalize.near_duplicates import NearDupConfig
 from transforms.finalize.splits import SplitConfig
 
 
@@ -70,6 +71,7 @@ class FinalizeSettings:
     export_part_passages: int = setting(
         10_000, "passages per sorted part of the ReCoRD/SuperGLUE exports (held in memory "
                 "by one worker while sorting)")
+    near_dup: NearDupConfig = field(default_factory=NearDupConfig)
 
     def __post_init__(self):
         for name in ("shard_rows", "group_rounds", "quota_buckets", "export_part_passages"):
