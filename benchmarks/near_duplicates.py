@@ -13,11 +13,12 @@ builds, per story, versions a newsroom would publish (new id and URL each):
   byline and highlights, the same body;
 and as negatives every pair of distinct BBC stories within one topic folder (business,
 politics, ...: one election, one company), plus the CNN/Daily Mail stories among each other.
-Each article is compared by the text finalize holds (`released`: the passage, i.e. the
-shortest prefix of paragraphs reaching 100 words and the highlights, plus about a third of
-the later sentences as query sentences), beside `passage` alone and the `full` article.
-Prints the similarity quantiles per kind and text, then the clustering's pairwise
-precision and recall per threshold (LSH with the default bands, then components).
+Similarities are measured on three texts: the `passage` (the shortest prefix of paragraphs
+reaching 100 words, and the highlights), `released` (what finalize's rows hold: the
+passage plus about a third of the later sentences as query sentences) and the `full`
+article, which generate signs. Prints the similarity quantiles per kind and text, then
+the clustering's pairwise precision and recall per threshold on the full text (MinHash,
+LSH with the default bands, components), as docs/finalize.md reports them.
 """
 import argparse
 import glob

@@ -5,9 +5,11 @@ one split, while distinct stories on one topic stay apart. Without the clusterin
 import collections
 import json
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from beam_pipelines import validate
 from transforms.core import manifest
 from transforms.core.schema import GENERATION_FATE_SCHEMA
 from transforms.finalize import near_duplicates as N
@@ -53,7 +55,6 @@ def run_dir(corpus_dir, tmp_path_factory):
     for f in fates:       # generate's signatures, as GenerateQueriesFn writes them
         if f["article_id"] in texts:
             f["minhash"] = list(N.text_signature(texts[f["article_id"]], N.SignatureConfig()))
-    import pyarrow as pa
     pq.write_table(pa.Table.from_pylist(fates, schema=GENERATION_FATE_SCHEMA), path)
     manifest.write(str(fates_dir))
     return root, filtered, story
@@ -92,6 +93,16 @@ def test_versions_share_a_split_and_one_topic_is_not_merged(run_dir):
     assert split["near_dup_size:3"] == 8 and split["max_near_dup_cluster"] == 3
     assert split["near_dup_signatures"] == len(story)
     assert len({s for v in where.values() for s in v}) == 3
+    assert validate.run([str(dataset)]) == []
+
+
+def test_validate_names_a_cluster_in_two_splits(tmp_path):
+    (tmp_path / "articles").mkdir()
+    rows = [dict(article_id=a, near_dup_cluster="a", split=s)
+            for a, s in (("a", "train"), ("b", "test"), ("c", None))]
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "articles" / "x.parquet")
+    found = list(validate._check_near_dup_clusters(str(tmp_path)))
+    assert found == ["articles: near-duplicate cluster 'a' appears in test and train (leakage)"]
 
 
 def test_without_clustering_versions_land_in_two_splits(run_dir):

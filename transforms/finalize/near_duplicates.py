@@ -8,7 +8,7 @@ the signature is cut into `bands` bands of `num_perm / bands` rows, and articles
 share a band are candidate pairs (locality-sensitive hashing). A pair whose estimated
 Jaccard similarity (the share of equal signature values) reaches the threshold is a
 near-duplicate; connected components of near-duplicates are clusters, keyed by their
-smallest article id. The defaults (threshold 0.4, 256 permutations, 64 bands) were
+smallest article id. The defaults (threshold 0.35, 240 permutations, 80 bands) were
 measured on real stories: docs/finalize.md, benchmarks/near_duplicates.py.
 """
 import functools
@@ -25,7 +25,7 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 @dataclass(frozen=True)
 class SignatureConfig:
     """How generate signs each article (a section of generate's settings)."""
-    near_dup_num_perm: int = setting(256, "MinHash permutations per article signature")
+    near_dup_num_perm: int = setting(240, "MinHash permutations per article signature")
     near_dup_shingle: int = setting(5, "words per shingle of the article signature")
     near_dup_seed: int = setting(1, "seed of the MinHash permutations")
 
@@ -39,10 +39,10 @@ class NearDupConfig:
     """How finalize finds near-duplicate articles from their signatures (LSH, then the
     threshold); measured defaults: docs/finalize.md#near-duplicate-articles."""
     near_dup_threshold: float = setting(
-        0.4, "estimated Jaccard similarity of two articles' word shingles at which they are "
+        0.35, "estimated Jaccard similarity of two articles' word shingles at which they are "
              "versions of one story and share a split (above 1: off)")
     near_dup_bands: int = setting(
-        64, "LSH bands of a signature (num_perm / bands rows each): more bands make pairs "
+        80, "LSH bands of a signature (num_perm / bands rows each): more bands make pairs "
             "of lower similarity candidates")
     near_dup_max_bucket: int = setting(
         100, "articles of one band bucket compared pairwise; a larger bucket (boilerplate "
