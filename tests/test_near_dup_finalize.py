@@ -92,6 +92,7 @@ def test_versions_share_a_split_and_one_topic_is_not_merged(run_dir):
     assert split["near_dup_clusters"] == 8 and split["near_dup_clustered_articles"] == 24
     assert split["near_dup_size:3"] == 8 and split["max_near_dup_cluster"] == 3
     assert split["near_dup_signatures"] == len(story)
+    assert split["near_dup_unsigned"] == 1     # write_filtered's "answered" article: no signature
     assert len({s for v in where.values() for s in v}) == 3
     assert validate.run([str(dataset)]) == []
 

@@ -23,6 +23,19 @@ from transforms.finalize.keyed import GroupStepFn
 STEP = "split"
 
 
+class SignaturesFn(GroupStepFn):
+    """A generate fate row -> (article, signature); a row with candidates but no
+    signature (a run generated before articles were signed) is counted
+    `near_dup_unsigned`."""
+    step = STEP
+
+    def apply(self, row):
+        if row.get("article_id") and row.get("minhash"):
+            yield self.emit((row["article_id"], tuple(row["minhash"])))
+        elif row.get("article_id") and row.get("candidates"):
+            yield Count(STEP, "near_dup_unsigned", 1)
+
+
 class BandKeysFn(GroupStepFn):
     """(article, signature) -> ((band, digest), (article, signature)) per band."""
     step = STEP
@@ -102,17 +115,22 @@ class ExplodeFn(GroupStepFn):
 
 
 class NearDuplicateClusters(beam.PTransform):
-    """(article_id, signature) -> {"main": (article_id, cluster key) for every article
-    with a near-duplicate, "counts"} (module docstring)."""
+    """(article_id, signature), or generate's fate rows with `fate_rows=True` ->
+    {"main": (article_id, cluster key) for every article with a near-duplicate,
+    "counts"} (module docstring)."""
 
-    def __init__(self, config: N.NearDupConfig):
+    def __init__(self, config: N.NearDupConfig, fate_rows: bool = False):
         super().__init__()
-        self.config = config
+        self.config, self.fate_rows = config, fate_rows
 
     def expand(self, sigs):
-        config = self.config
+        config, counts = self.config, []
+        if self.fate_rows:
+            signed = sigs | "Signatures" >> beam.ParDo(SignaturesFn()).with_outputs(
+                COUNTS, main="main")
+            sigs, counts = signed.main, [signed[COUNTS]]
         keyed = (sigs
-                 | "DistinctArticles" >> beam.Map(lambda kv: (kv[0], tuple(kv[1])))
+                 | "AsTuples" >> beam.Map(lambda kv: (kv[0], tuple(kv[1])))
                  | "OnePerArticle" >> beam.CombinePerKey(min)
                  | "BandKeys" >> beam.ParDo(BandKeysFn(config)).with_outputs(
                      COUNTS, main="main"))
@@ -125,6 +143,6 @@ class NearDuplicateClusters(beam.PTransform):
         clusters = distinct | "Components" >> beam.CombineGlobally(ComponentsFn())
         out = clusters | "Explode" >> beam.ParDo(
             ExplodeFn(), beam.pvalue.AsSingleton(n_pairs)).with_outputs(COUNTS, main="main")
-        counts = ((keyed[COUNTS], pairs[COUNTS], out[COUNTS])
+        counts = (tuple(counts) + (keyed[COUNTS], pairs[COUNTS], out[COUNTS])
                   | "NearDupCounts" >> beam.Flatten())
         return {"main": out.main, COUNTS: counts}

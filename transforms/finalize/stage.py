@@ -118,11 +118,7 @@ def near_duplicate_clusters(p, fate_rows, config):
     from transforms.finalize.near_dup_beam import NearDuplicateClusters
     if not config.enabled:
         return (p | "NoNearDuplicates" >> beam.Create([]),)
-    found = (fate_rows
-             | "Signatures" >> beam.FlatMap(
-                 lambda r: [(r["article_id"], r["minhash"])]
-                 if r.get("article_id") and r.get("minhash") else [])
-             | "NearDuplicates" >> NearDuplicateClusters(config))
+    found = fate_rows | "NearDuplicates" >> NearDuplicateClusters(config, fate_rows=True)
     return found["main"], found[COUNTS]
 
 
@@ -175,6 +171,11 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
              table["overall"]["unique_passages"],
              {step: stats["funnel"]["stages"][step]["reasons"]
               for step in ("dedupe", "human_validation", "split")})
+    unsigned = stats["funnel"]["stages"]["split"].get("near_dup_unsigned", 0)
+    if unsigned:
+        log.warning("finalize: %d articles of %s have no near-duplicate signature (generated "
+                    "before articles were signed?): versions of one story among them may land "
+                    "in two splits; rerun generate", unsigned, fates_folder(config))
     for split in ("train", "dev", "test"):
         if not table[split]["queries"]:
             log.warning("finalize: %s is empty; check the split policy against the input's "
