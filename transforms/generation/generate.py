@@ -4,7 +4,8 @@ Funnel steps: passage (articles -> passages) -> sentences (expand: passages -> t
 candidate sentences of the rest of each article) -> sentence (the paper's rules) ->
 mentions (expand: kept sentences -> their entity mentions) -> query (one cloze query per
 mention). Each passage also leaves one row of the article fate table: how many candidate
-queries its article gave, or why it gave none.
+queries its article gave (with the MinHash signature of the whole article, which
+finalize clusters near-duplicates by), or why it gave none.
 """
 import apache_beam as beam
 
