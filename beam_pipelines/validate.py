@@ -104,12 +104,14 @@ def _check_near_dup_clusters(root: str):
     splits = {}
     for path in io_utils.glob(io_utils.join(root, "articles", "*.parquet")):
         with fsspec.open(path, "rb") as f:
-            table = pq.read_table(f)
-        if "near_dup_cluster" not in table.column_names:
-            continue
-        for r in table.select(["near_dup_cluster", "split"]).to_pylist():
-            if r["near_dup_cluster"] and r["split"]:
-                splits.setdefault(r["near_dup_cluster"], set()).add(r["split"])
+            parquet = pq.ParquetFile(f)
+            if "near_dup_cluster" not in parquet.schema_arrow.names:
+                continue
+            for batch in parquet.iter_batches(batch_size=10000, use_threads=False,
+                                              columns=["near_dup_cluster", "split"]):
+                for r in batch.to_pylist():
+                    if r["near_dup_cluster"] and r["split"]:
+                        splits.setdefault(r["near_dup_cluster"], set()).add(r["split"])
     for cluster, where in sorted(splits.items()):
         if len(where) > 1:
             yield (f"articles: near-duplicate cluster {cluster!r} appears in "
