@@ -2,7 +2,9 @@
 one story against that of distinct stories on one topic, and the precision and recall of
 the clustering finalize runs (transforms/finalize/near_duplicates.py).
 
-    python -m benchmarks.near_duplicates [--stories 120] [--per_topic 120] [--json PATH]
+    python -m benchmarks.near_duplicates [--stories 150] [--per_topic 150] [--json PATH]
+    python -m benchmarks.near_duplicates --write_versions DIR/versions.jsonl   # then build
+    python -m benchmarks.near_duplicates --check RUN/dataset --pairs DIR/versions.jsonl.pairs.json
 
 From the real corpus (../shared/corpus: cnn_stories, cnndm_test250.jsonl, bbc_news) it
 builds, per story, versions a newsroom would publish (new id and URL each):
@@ -210,15 +212,70 @@ def measure(root: pathlib.Path, stories: int, per_topic: int,
     return report
 
 
+def write_versions(root: pathlib.Path, out: pathlib.Path, n: int = 60) -> dict:
+    """Updated versions of n CNN/Daily Mail test stories (one of the first sentences
+    reworded, the last two sentences cut, new id and URL) as JSON lines beside the corpus,
+    for a build; writes `<out>.pairs.json` {version id: original id} and returns it."""
+    import hashlib
+    rng, pairs = random.Random(20), {}
+    rows = [json.loads(line) for line in (root / "cnndm_test250.jsonl").open()]
+    with out.open("w") as f:
+        for r in rng.sample(rows, n):
+            sents = sentences(r["article"])
+            if len(sents) < 8:
+                continue
+            i = rng.randrange(1, 4)
+            ws = sents[i].split()
+            if len(ws) > 6:
+                del ws[rng.randrange(1, len(ws) - 1)]
+                ws.insert(rng.randrange(1, len(ws)), "reportedly")
+                sents[i] = " ".join(ws)
+            vid = hashlib.sha1(("v2" + r["id"]).encode()).hexdigest()
+            pairs[vid] = r["id"]
+            f.write(json.dumps(dict(r, id=vid, url=r["url"].rstrip("/") + "-updated/",
+                                    article=" ".join(sents[:-2]))) + "\n")
+    pathlib.Path(str(out) + ".pairs.json").write_text(json.dumps(pairs, indent=1))
+    return pairs
+
+
+def check_release(dataset: pathlib.Path, pairs: dict) -> dict:
+    """How the version pairs fared in a released dataset (its `articles/` fate table)."""
+    import pyarrow.parquet as pq
+    fates = {r["article_id"]: r for r in pq.read_table(dataset / "articles").to_pylist()
+             if r["article_id"]}
+    both = [(v, o) for v, o in pairs.items()
+            if fates.get(v, {}).get("released") and fates.get(o, {}).get("released")]
+    cluster = lambda a: fates.get(a, {}).get("near_dup_cluster")      # noqa: E731
+    return {"pairs": len(pairs), "both_released": len(both),
+            "in_two_splits": sum(fates[v]["split"] != fates[o]["split"] for v, o in both),
+            "clustered": sum(cluster(v) is not None and cluster(v) == cluster(o)
+                             for v, o in pairs.items()),
+            "both_signed": sum(bool(fates.get(v, {}).get("candidates"))
+                               and bool(fates.get(o, {}).get("candidates"))
+                               for v, o in pairs.items())}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--corpus", default=str(CORPUS))
-    ap.add_argument("--stories", type=int, default=120, help="stories given versions")
-    ap.add_argument("--per_topic", type=int, default=120, help="BBC stories per topic folder")
+    ap.add_argument("--stories", type=int, default=150, help="stories given versions")
+    ap.add_argument("--per_topic", type=int, default=150, help="BBC stories per topic folder")
     ap.add_argument("--num_perm", type=int, default=N.SignatureConfig.near_dup_num_perm)
     ap.add_argument("--bands", type=int, default=N.NearDupConfig.near_dup_bands)
     ap.add_argument("--json", help="also write the report here")
+    ap.add_argument("--write_versions", help="write versions of real stories here (JSON "
+                    "lines, with PATH.pairs.json) for a build, and stop")
+    ap.add_argument("--check", help="a released DIR/dataset built with --write_versions' "
+                    "file: count the version pairs in two splits (with --pairs), and stop")
+    ap.add_argument("--pairs", help="the PATH.pairs.json --write_versions wrote")
     args = ap.parse_args(argv)
+    if args.write_versions:
+        print(f"{len(write_versions(pathlib.Path(args.corpus), pathlib.Path(args.write_versions)))} versions")
+        return 0
+    if args.check:
+        pairs = json.loads(pathlib.Path(args.pairs).read_text())
+        print(json.dumps(check_release(pathlib.Path(args.check), pairs)))
+        return 0
     config = (N.SignatureConfig(near_dup_num_perm=args.num_perm),
               N.NearDupConfig(near_dup_bands=args.bands))
     report = measure(pathlib.Path(args.corpus), args.stories, args.per_topic, config)

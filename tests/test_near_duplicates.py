@@ -154,3 +154,14 @@ def test_big_buckets_compare_neighbours_only():
     assert N.similar_pairs(sigs, config) == {("a0", "a1"), ("a1", "a2"), ("a2", "a3"),
                                              ("a3", "a4")}
     assert set(N.components(N.similar_pairs(sigs, config)).values()) == {"a0"}
+
+
+def test_benchmark_separates_versions_from_one_topic(corpus_dir):
+    """benchmarks/near_duplicates.py on a small sample: it measures, and the default
+    threshold keeps the versions together and the topics apart there too."""
+    from benchmarks import near_duplicates as B
+    report = B.measure(corpus_dir, stories=8, per_topic=15)
+    full = report["similarity"]["full"]
+    assert full["number"]["min"] > 0.9 and full["same_topic:politics"]["max"] < 0.35
+    (row,) = [r for r in report["clustering"] if r["threshold"] == 0.35]
+    assert row["precision"] == 1.0 and row["recall"] >= 0.9
