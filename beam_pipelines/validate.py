@@ -89,6 +89,7 @@ def check_dataset(root: str):
                                                  for a in row.get("answers") or []]
 
     yield from _check_funnel(stats, sum(len(a) for a in answers.values()))
+    yield from _check_near_dup_clusters(root)
     for split in SPLITS:
         want = stats.get("table1", {}).get(split, {}).get("queries")
         if want is not None and want != len(answers[split]):
@@ -96,6 +97,25 @@ def check_dataset(root: str):
     for split in SPLITS:
         yield from _check_record(root, split, answers[split])
         yield from _check_superglue(root, split, len(answers[split]))
+
+
+def _check_near_dup_clusters(root: str):
+    """No near-duplicate cluster (`articles/*.parquet` `near_dup_cluster`) in two splits."""
+    splits = {}
+    for path in io_utils.glob(io_utils.join(root, "articles", "*.parquet")):
+        with fsspec.open(path, "rb") as f:
+            parquet = pq.ParquetFile(f)
+            if "near_dup_cluster" not in parquet.schema_arrow.names:
+                continue
+            for batch in parquet.iter_batches(batch_size=10000, use_threads=False,
+                                              columns=["near_dup_cluster", "split"]):
+                for r in batch.to_pylist():
+                    if r["near_dup_cluster"] and r["split"]:
+                        splits.setdefault(r["near_dup_cluster"], set()).add(r["split"])
+    for cluster, where in sorted(splits.items()):
+        if len(where) > 1:
+            yield (f"articles: near-duplicate cluster {cluster!r} appears in "
+                   f"{' and '.join(sorted(where))} (leakage)")
 
 
 def _check_funnel(stats: dict, n_rows: int):

@@ -17,7 +17,7 @@ from transforms.core import manifest
 from transforms.core.preflight import InputError
 from transforms.core.schema import GENERATION_FATE_SCHEMA, SCORED_SCHEMA
 from transforms.core.stage import StageFailed
-from transforms.finalize import exports, record_metric, splits
+from transforms.finalize import exports, near_duplicates, record_metric, splits
 
 SPLITS = ("train", "dev", "test")
 PEOPLE = ["Maria Lopez", "Tom Becker", "Aisha Khan", "Li Wei", "Omar Haddad", "Sara Novak",
@@ -209,15 +209,18 @@ def test_every_split_is_populated_and_groups_stay_together(built):
     assert where["483577c837cdd4df5bbbbd5cfa3a77f6fea3519e"] == where["sg-val-p0"]
 
 
-def reference(rows, config: splits.SplitConfig, valid_for=None):
-    """{id: split} by the pure rules (union-find groups, assign_splits, the old driver)."""
+def reference(rows, config: splits.SplitConfig, valid_for=None, clusters=None):
+    """{id: split} by the pure rules (union-find groups, assign_splits, the old driver);
+    `clusters`: {article: near-duplicate cluster key}, linked like a shared passage."""
     valid_for = valid_for or {}
     kept = {}
     for r in sorted(rows, key=lambda r: r["id"]):
         kept.setdefault((r["passage_id"], r["query"]), r)
     rows = [r for r in kept.values() if valid_for.get(r["id"], "dev_test") in ("train", "dev_test")]
-    groups = splits.group_articles((r["article_id"], splits.passage_digest(r["passage"]), r["url"])
-                                   for r in rows)
+    links = [(r["article_id"], splits.passage_digest(r["passage"]), r["url"]) for r in rows]
+    links += [(a, "near-dup:" + c, None) for a, c in sorted((clusters or {}).items())
+              if a in {r["article_id"] for r in rows}]
+    groups = splits.group_articles(links)
     members = collections.defaultdict(list)
     for r in rows:
         members[groups[r["article_id"]]].append(
@@ -488,7 +491,11 @@ def test_real_corpus_release_matches_the_reference_and_the_documented_figures(re
         assert stats["table1"][s]["unique_passages"] == REAL["passages"][s]
     kept = pq.read_table(real_run / "filtered" / "kept").to_pylist()
     got = {r["id"]: s for s in SPLITS for r in _rows(dataset, s)}
-    assert got == reference(kept, splits.SplitConfig())
+    sigs = {f["article_id"]: tuple(f["minhash"])
+            for f in pq.read_table(real_run / "articles").to_pylist() if f["minhash"]}
+    clusters = near_duplicates.components(
+        near_duplicates.similar_pairs(sigs, near_duplicates.NearDupConfig()))
+    assert got == reference(kept, splits.SplitConfig(), clusters=clusters)
     for split in SPLITS:
         by_passage = collections.defaultdict(list)
         for r in _rows(dataset, split):

@@ -100,6 +100,7 @@ def test_generate_cloze_queries_from_annotated_articles(annotator):
 def _one_fate(rows):
     assert len(rows) == 1 and rows[0]["article_id"] == "a" and rows[0]["stage"] is None
     assert rows[0]["candidates"] > 0
+    assert len(rows[0]["minhash"]) == 240      # the signature finalize clusters by
 
 
 def _all_ok(rows):

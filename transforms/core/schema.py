@@ -71,11 +71,16 @@ GENERATION_FATE_SCHEMA = pa.schema([
     pa.field("stage", pa.string(), nullable=True),         # null: the article gave queries
     pa.field("reason", pa.string(), nullable=True),
     pa.field("candidates", pa.int32(), nullable=False),
+    # MinHash signature of the whole article (finalize's near-duplicate clustering); null
+    # when the article gave no candidate
+    pa.field("minhash", pa.list_(pa.int64()), nullable=True),
 ])
 
 #: Rows of DIR/dataset/articles (finalize): every input article's fate, to the release.
-ARTICLE_FATE_SCHEMA = pa.schema(list(GENERATION_FATE_SCHEMA) + [
+ARTICLE_FATE_SCHEMA = pa.schema([f for f in GENERATION_FATE_SCHEMA if f.name != "minhash"] + [
     pa.field("kept", pa.int32(), nullable=False),          # candidates the adversary kept
     pa.field("released", pa.int32(), nullable=False),      # queries in the released splits
     pa.field("split", pa.string(), nullable=True),
+    # smallest article id of its near-duplicate cluster; null when it has no near-duplicate
+    pa.field("near_dup_cluster", pa.string(), nullable=True),
 ])

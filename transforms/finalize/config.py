@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from transforms.core.config import setting
+from transforms.finalize.near_duplicates import NearDupConfig
 from transforms.finalize.splits import SplitConfig
 
 
@@ -76,6 +77,7 @@ class FinalizeSettings:
         300, "released queries per split in the explorer page (the smallest ids)")
     explorer_drops: int = setting(
         25, "rejected rows per (stage, reason) in the explorer page's audit trail")
+    near_dup: NearDupConfig = field(default_factory=NearDupConfig)
 
     def __post_init__(self):
         for name in ("shard_rows", "group_rounds", "quota_buckets", "export_part_passages"):

@@ -9,6 +9,9 @@ rejections of its queries. Where it stopped contributing:
 - the last finalize step that rejected its queries (dedupe, human_validation, split) with
   that step's most frequent reason, when none was released;
 - otherwise no stage: `released` queries in `split`.
+Each row also names the article's near-duplicate cluster (`near_dup_cluster`, the
+cluster's smallest article id; null without a near-duplicate); generate's signature
+(`minhash`) is not carried into the table.
 Counts under `articles.*` let the stage check the table against the funnel.
 """
 import apache_beam as beam
@@ -97,6 +100,7 @@ class FateFn(GroupStepFn):
         rows = sorted(parts["fates"], key=lambda r: (r.get("stage") is not None,
                                                      r.get("record_id") or "",
                                                      r.get("source_file") or ""))
+        cluster = (parts.get("cluster") or [None])[0]
         kept = sum(parts["kept"])
         released, split = (parts["released"] or [(0, None)])[0]
         rejections = (parts["rejected"] or [{}])[0]
@@ -107,7 +111,7 @@ class FateFn(GroupStepFn):
             out = {"article_id": article_id, "record_id": None, "source_file": None,
                    "origin": None, "stage": "articles", "reason": "no_generation_fate",
                    "candidates": 0, "kept": kept, "released": released,
-                   "split": split if released else None}
+                   "split": split if released else None, "near_dup_cluster": cluster}
             yield from count_fate(out)
             yield self.emit(out)
         for row in rows:
@@ -115,8 +119,16 @@ class FateFn(GroupStepFn):
                 out = fate(row, kept, released, split, rejections)
             else:
                 out = dict(row, kept=0, released=0, split=None)
+            out = with_cluster(out, cluster)
             yield from count_fate(out)
             yield self.emit(out)
+
+
+def with_cluster(out: dict, cluster) -> dict:
+    """The fate row naming its near-duplicate cluster, without generate's signature."""
+    out = {k: v for k, v in out.items() if k != "minhash"}
+    out["near_dup_cluster"] = cluster
+    return out
 
 
 def count_fate(out: dict):
@@ -135,17 +147,18 @@ class NoIdFateFn(GroupStepFn):
     step = STEP
 
     def apply(self, row):
-        out = dict(row, kept=0, released=0, split=None)
+        out = with_cluster(dict(row, kept=0, released=0, split=None), None)
         yield from count_fate(out)
         yield self.emit(out)
 
 
 class ArticleFates(beam.PTransform):
-    """(generate fates, kept rows, released rows, finalize rejected rows) ->
-    {"main": fate rows, "counts"}."""
+    """(generate fates, kept rows, released rows, finalize rejected rows[, (article_id,
+    near-duplicate cluster key)]) -> {"main": fate rows, "counts"}."""
 
     def expand(self, inputs):
-        fates, kept, released, rejected = inputs
+        fates, kept, released, rejected = inputs[:4]
+        clusters = dict(cluster=inputs[4]) if len(inputs) > 4 else {}
         with_id = fates | "FatesWithId" >> beam.Filter(lambda r: r.get("article_id"))
         without_id = (fates
                       | "FatesWithoutId" >> beam.Filter(lambda r: not r.get("article_id"))
@@ -162,7 +175,8 @@ class ArticleFates(beam.PTransform):
                       | "WithArticle" >> beam.Filter(lambda r: r.get("article_id"))
                       | "RejectionByArticle" >> beam.Map(
                           lambda r: (r["article_id"], (r["stage"], r["reason"])))
-                      | "RejectionsPerArticle" >> beam.CombinePerKey(ReasonCounts())))
+                      | "RejectionsPerArticle" >> beam.CombinePerKey(ReasonCounts())),
+            **clusters)
         with_fate = joined | "Fate" >> beam.ParDo(FateFn()).with_outputs(COUNTS, main="main")
         rows = (with_fate.main, without_id.main) | "AllFates" >> beam.Flatten()
         counts = (with_fate[COUNTS], without_id[COUNTS]) | "FateCounts" >> beam.Flatten()

@@ -1,5 +1,6 @@
-"""GroupArticles: articles that share an exact passage text or a URL form one group, whose
-key is its smallest article id (the same groups as union-find, `splits.group_articles`).
+"""GroupArticles: articles that share an exact passage text, a URL or a near-duplicate
+cluster (near_dup_beam.py) form one group, whose key is its smallest article id (the same
+groups as union-find, `splits.group_articles`, over those links).
 
 Connected components by keyed joins, never the whole link table on one worker: every
 article starts with its own id as label; each round sends the labels to the link keys
@@ -69,18 +70,32 @@ class RelabelFn(GroupStepFn):
         yield self.emit((article, (new, keys)))
 
 
+def near_dup_links(rows, clusters):
+    """(article, "n:" + cluster key) for the clustered articles that have rows."""
+    present = (rows | "RowArticles" >> beam.Map(lambda r: r["article_id"])
+               | "DistinctRowArticles" >> beam.Distinct()
+               | "PresentKeys" >> beam.Map(lambda a: (a, True)))
+    return (join("JoinNearDup", rows=present, cluster=clusters)
+            | "NearDupLinks" >> beam.FlatMap(
+                lambda kv: [(kv[0], "n:" + c) for c in kv[1]["cluster"]] if kv[1]["rows"] else []))
+
+
 class GroupArticles(beam.PTransform):
-    """Query rows -> {"main": (article_id, group key), "counts": ...} (module docstring)."""
+    """Query rows, or (query rows, (article_id, near-duplicate cluster key)) -> {"main":
+    (article_id, group key), "counts": ...} (module docstring)."""
 
     def __init__(self, rounds: int, step: str = "split"):
         super().__init__()
         self.rounds, self.step = rounds, step
 
-    def expand(self, rows):
+    def expand(self, inputs):
         step = self.step
-        edges = (rows
-                 | "LinkKeys" >> beam.FlatMap(
-                     lambda r: [(r["article_id"], k) for k in link_keys(r["passage"], r["url"])])
+        rows, clusters = inputs if isinstance(inputs, tuple) else (inputs, None)
+        links = rows | "LinkKeys" >> beam.FlatMap(
+            lambda r: [(r["article_id"], k) for k in link_keys(r["passage"], r["url"])])
+        if clusters is not None:
+            links = (links, near_dup_links(rows, clusters)) | "AllLinks" >> beam.Flatten()
+        edges = (links
                  | "DistinctLinks" >> beam.Distinct()
                  | "KeysPerArticle" >> beam.GroupByKey())
         init = edges | "InitialLabels" >> beam.ParDo(InitialLabelFn(step)).with_outputs(

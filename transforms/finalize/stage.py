@@ -73,7 +73,11 @@ def graph(p, config: FinalizeConfig, source=None):
             | "Project" >> beam.Map(project))
     deduped = kept | "DropDuplicateQueries" >> DropDuplicateQueries()
     validated = deduped.main | "HumanValidation" >> ApplyHumanValidation(source)
-    groups = validated["main"] | "GroupArticles" >> GroupArticles(s.group_rounds)
+    fate_rows = p | "ReadArticleFates" >> beam.io.ReadFromParquet(
+        io_utils.join(fates_folder(config), "*.parquet"), validate=False)
+    clusters = near_duplicate_clusters(p, fate_rows, s.near_dup)
+    groups = ((validated["main"], clusters[0])
+              | "GroupArticles" >> GroupArticles(s.group_rounds))
     placed = ((validated["main"], groups["main"])
               | "AssignSplits" >> AssignSplits(s.split_config(), s.quota_buckets))
     released = placed["main"]
@@ -93,19 +97,29 @@ def graph(p, config: FinalizeConfig, source=None):
     rejected | "WriteRejected" >> beam.io.WriteToParquet(
         io_utils.join(out, "rejected", "rejected"), schema=REJECTED_SCHEMA,
         file_name_suffix=".parquet")
-    fate_rows = p | "ReadArticleFates" >> beam.io.ReadFromParquet(
-        io_utils.join(fates_folder(config), "*.parquet"), validate=False)
-    fates = (fate_rows, kept, released, rejected) | "ArticleFates" >> ArticleFates()
+    fates = (fate_rows, kept, released, rejected, clusters[0]) | "ArticleFates" >> ArticleFates()
     fates["main"] | "WriteArticleFates" >> beam.io.WriteToParquet(
         io_utils.join(out, "articles", "articles"), schema=ARTICLE_FATE_SCHEMA,
         file_name_suffix=".parquet")
 
     counts = ((deduped[COUNTS], validated[COUNTS], groups[COUNTS], placed[COUNTS],
-               shards[COUNTS], passages[COUNTS], exported[COUNTS], fates[COUNTS])
+               shards[COUNTS], passages[COUNTS], exported[COUNTS], fates[COUNTS]) + clusters[1:]
               | "AllCounts" >> beam.Flatten())
     return ((counts, figures, shards["main"], exported["main"])
             | "WriteReport" >> WriteReport(out, paths.run_folder(), paths.filtered,
                                            meta(config)))
+
+
+def near_duplicate_clusters(p, fate_rows, config):
+    """((article_id, near-duplicate cluster key), *their counts) from the signatures in
+    generate's fate rows; none when the threshold turns the clustering off."""
+    import apache_beam as beam
+    from transforms.core.accounting import COUNTS
+    from transforms.finalize.near_dup_beam import NearDuplicateClusters
+    if not config.enabled:
+        return (p | "NoNearDuplicates" >> beam.Create([]),)
+    found = fate_rows | "NearDuplicates" >> NearDuplicateClusters(config, fate_rows=True)
+    return found["main"], found[COUNTS]
 
 
 def check_inputs(config: FinalizeConfig):
@@ -172,6 +186,11 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
              table["overall"]["unique_passages"],
              {step: stats["funnel"]["stages"][step]["reasons"]
               for step in ("dedupe", "human_validation", "split")})
+    unsigned = stats["funnel"]["stages"]["split"].get("near_dup_unsigned", 0)
+    if unsigned:
+        log.warning("finalize: %d articles of %s have no near-duplicate signature (generated "
+                    "before articles were signed?): versions of one story among them may land "
+                    "in two splits; rerun generate", unsigned, fates_folder(config))
     for split in ("train", "dev", "test"):
         if not table[split]["queries"]:
             log.warning("finalize: %s is empty; check the split policy against the input's "

@@ -4,7 +4,8 @@ Funnel steps: passage (articles -> passages) -> sentences (expand: passages -> t
 candidate sentences of the rest of each article) -> sentence (the paper's rules) ->
 mentions (expand: kept sentences -> their entity mentions) -> query (one cloze query per
 mention). Each passage also leaves one row of the article fate table: how many candidate
-queries its article gave, or why it gave none.
+queries its article gave (with the MinHash signature of the whole article, which
+finalize clusters near-duplicates by), or why it gave none.
 """
 import apache_beam as beam
 
@@ -14,16 +15,24 @@ from transforms.curation.coref import RuleBasedResolver
 from transforms.generation.cloze import QueryConfig, passage_row, queries_for_sentence
 from transforms.generation.passages import PassageConfig, build_passage
 from transforms.generation.sentences import SentenceConfig, passage_ngrams, select_sentence
+from transforms.finalize.near_duplicates import SignatureConfig, article_text, text_signature
 
 FATES = "fates"
 
 
-def fate_row(article, stage=None, reason=None, candidates=0, record_id=None) -> dict:
+def fate_row(article, stage=None, reason=None, candidates=0, record_id=None,
+             minhash=None) -> dict:
     """One row of the article fate table at generation (see schema.FATE_SCHEMA)."""
     return {"article_id": getattr(article, "article_id", None), "record_id": record_id,
             "source_file": getattr(article, "source_file", None),
             "origin": getattr(article, "origin", None), "stage": stage, "reason": reason,
-            "candidates": candidates}
+            "candidates": candidates, "minhash": minhash}
+
+
+def article_signature(article, config: SignatureConfig):
+    """The MinHash signature of the whole article (near_duplicates.py), as a list."""
+    sig = text_signature(article_text(article.paragraphs, article.highlights), config)
+    return list(sig) if sig is not None else None
 
 
 class BuildPassageFn(StepFn):
@@ -74,11 +83,12 @@ class SelectSentencesFn(StepFn):
 
 
 class GenerateQueriesFn(StepFn):
-    """One cloze query per mention of a kept sentence; one fate row per passage."""
+    """One cloze query per mention of a kept sentence; one fate row per passage, with the
+    article's signature when it gave candidates."""
     step = "query"
 
-    def __init__(self, config: QueryConfig):
-        self.config = config
+    def __init__(self, config: QueryConfig, signature: SignatureConfig = SignatureConfig()):
+        self.config, self.signature = config, signature
 
     def units(self, item):
         return sum(len(s.mentions) for s in item[1])
@@ -100,23 +110,26 @@ class GenerateQueriesFn(StepFn):
         elif not n:
             fate = fate_row(article, "query", "no_answerable_query")
         else:
-            fate = fate_row(article, candidates=n)
+            fate = fate_row(article, candidates=n,
+                            minhash=article_signature(article, self.signature))
         yield beam.pvalue.TaggedOutput(FATES, fate)
 
 
 class GenerateClozeQueries(beam.PTransform):
     """Annotated articles -> cloze queries with answers and folds; plus fate rows."""
 
-    def __init__(self, passage: PassageConfig, sentence: SentenceConfig, query: QueryConfig):
+    def __init__(self, passage: PassageConfig, sentence: SentenceConfig, query: QueryConfig,
+                 signature: SignatureConfig = SignatureConfig()):
         super().__init__()
         self.passage, self.sentence, self.query = passage, sentence, query
+        self.signature = signature
 
     def expand(self, annotated):
         passages = accounted(annotated, "BuildPassages", BuildPassageFn(self.passage))
         sentences = accounted(passages.main, "SelectSentences",
                               SelectSentencesFn(self.sentence))
         queries = sentences.main | "GenerateQueries" >> beam.ParDo(
-            GenerateQueriesFn(self.query)).with_outputs(REJECTED, COUNTS, FATES, main="main")
+            GenerateQueriesFn(self.query, self.signature)).with_outputs(REJECTED, COUNTS, FATES, main="main")
         rejected, counts, _ = merged("Generate", passages, sentences, queries)
         return {"main": queries.main, REJECTED: rejected, COUNTS: counts,
                 FATES: queries[FATES]}

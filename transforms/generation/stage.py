@@ -19,6 +19,7 @@ from transforms.ingestion.inputs import ReadConfig
 from transforms.generation.cloze import QueryConfig
 from transforms.generation.passages import PassageConfig
 from transforms.generation.sentences import SentenceConfig
+from transforms.finalize.near_duplicates import SignatureConfig
 
 log = logging.getLogger("generate")
 NAME = "generate"
@@ -46,6 +47,7 @@ class GenerateSettings:
     passage: PassageConfig = field(default_factory=PassageConfig)
     sentence: SentenceConfig = field(default_factory=SentenceConfig)
     query: QueryConfig = field(default_factory=QueryConfig)
+    near_dup: SignatureConfig = field(default_factory=SignatureConfig)
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,7 @@ def graph(p, config: GenerateConfig, files=None):
     read = p | "ReadArticles" >> ReadArticles(config.paths.inputs, s.read, files)
     curated = read["main"] | "CurateArticles" >> CurateArticles(clean_config(s), s.annotate)
     queries = curated["main"] | "GeneratePassagesQueriesAnswers" >> GenerateClozeQueries(
-        s.passage, s.sentence, s.query)
+        s.passage, s.sentence, s.query, s.near_dup)
     queries["main"] | "WriteCandidates" >> beam.io.WriteToParquet(
         io_utils.join(out, "candidates", "candidates"), schema=CANDIDATE_SCHEMA,
         file_name_suffix=".parquet", **ROW_GROUP)
@@ -110,7 +112,7 @@ def rejection_fate(row: dict):
             f" ({row['detail'][:80]})" if row.get("detail") else "")
         yield {"article_id": row.get("article_id"), "record_id": record,
                "source_file": row.get("source_file"), "origin": None, "stage": row["stage"],
-               "reason": row["reason"], "candidates": 0}
+               "reason": row["reason"], "candidates": 0, "minhash": None}
 
 
 def meta(config: GenerateConfig) -> dict:

@@ -1,0 +1,199 @@
+"""Near-duplicate articles (updated versions of one story, one wire story reprinted), as
+pure functions (no Beam); generate signs each article, `near_dup_beam.py` clusters them.
+
+An article is compared by its whole cleaned text (paragraphs and highlights): generate
+holds it, finalize only the passage and queries. Its 5-word shingles get a MinHash
+signature (datasketch, seeded: the same text gives the same signature in every process);
+the signature is cut into `bands` bands of `num_perm / bands` rows, and articles that
+share a band are candidate pairs (locality-sensitive hashing). A pair whose estimated
+Jaccard similarity (the share of equal signature values) reaches the threshold is a
+near-duplicate; connected components of near-duplicates are clusters, keyed by their
+smallest article id. The defaults (threshold 0.35, 240 permutations, 80 bands) were
+measured on real stories: docs/finalize.md, benchmarks/near_duplicates.py.
+"""
+import functools
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from transforms.core.config import setting
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class SignatureConfig:
+    """How generate signs each article (a section of generate's settings)."""
+    near_dup_num_perm: int = setting(240, "MinHash permutations per article signature")
+    near_dup_shingle: int = setting(5, "words per shingle of the article signature")
+    near_dup_seed: int = setting(1, "seed of the MinHash permutations")
+
+    def __post_init__(self):
+        if self.near_dup_num_perm < 1 or self.near_dup_shingle < 1:
+            raise ValueError("near_dup_num_perm and near_dup_shingle must be at least 1")
+
+
+@dataclass(frozen=True)
+class NearDupConfig:
+    """How finalize finds near-duplicate articles from their signatures (LSH, then the
+    threshold); measured defaults: docs/finalize.md#near-duplicate-articles."""
+    near_dup_threshold: float = setting(
+        0.35, "estimated Jaccard similarity of two articles' word shingles at which they are "
+             "versions of one story and share a split (above 1: off)")
+    near_dup_bands: int = setting(
+        80, "LSH bands of a signature (num_perm / bands rows each): more bands make pairs "
+            "of lower similarity candidates")
+    near_dup_max_bucket: int = setting(
+        100, "articles of one band bucket compared pairwise; a larger bucket (boilerplate "
+             "text) compares neighbours in id order only, counted as near_dup_big_buckets")
+
+    def __post_init__(self):
+        if self.near_dup_bands < 1 or self.near_dup_max_bucket < 2:
+            raise ValueError("near_dup_bands must be >= 1 and near_dup_max_bucket >= 2")
+        if self.near_dup_threshold <= 0:
+            raise ValueError("near_dup_threshold must be positive (above 1 turns it off)")
+
+    @property
+    def enabled(self) -> bool:
+        return self.near_dup_threshold <= 1.0
+
+
+# --- text -> shingles -> signature ------------------------------------------------------
+
+def article_text(paragraphs: Iterable[str], highlights: Iterable[str] = ()) -> str:
+    """The text an article is compared by: the whole cleaned article, then its highlights."""
+    return "\n".join(list(paragraphs) + list(highlights))
+
+
+def words(text: str) -> list:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def shingles(text: str, k: int) -> frozenset:
+    """The set of k-word shingles (lower-cased words); a text shorter than k words is one
+    shingle."""
+    ws = words(text)
+    if not ws:
+        return frozenset()
+    if len(ws) < k:
+        return frozenset([" ".join(ws)])
+    return frozenset(" ".join(ws[i:i + k]) for i in range(len(ws) - k + 1))
+
+
+@functools.lru_cache(maxsize=8)
+def _template(num_perm: int, seed: int):
+    from datasketch import MinHash
+    return MinHash(num_perm=num_perm, seed=seed, scheme="affine32")
+
+
+def signature(grams: Iterable[str], num_perm: int, seed: int) -> tuple:
+    """MinHash signature of a shingle set: a tuple of `num_perm` ints (datasketch's seeded
+    permutations and SHA-1 hashing, stable across processes)."""
+    from datasketch import MinHash
+    template = _template(num_perm, seed)
+    m = MinHash(num_perm=num_perm, seed=seed, scheme="affine32",
+                permutations=template.permutations)
+    m.update_batch([g.encode("utf-8") for g in sorted(grams)])
+    return tuple(int(v) for v in m.hashvalues)
+
+
+def text_signature(text: str, config: SignatureConfig) -> Optional[tuple]:
+    """The signature of a text, or None when it has no words."""
+    grams = shingles(text, config.near_dup_shingle)
+    if not grams:
+        return None
+    return signature(grams, config.near_dup_num_perm, config.near_dup_seed)
+
+
+# --- banding and pairs ------------------------------------------------------------------
+
+def band_keys(sig: tuple, bands: int) -> list:
+    """One key per band: (band index, digest of that band's rows). Two signatures share a
+    key when all rows of one band agree."""
+    if len(sig) % bands:
+        raise ValueError(f"a signature of {len(sig)} values does not split into "
+                         f"near_dup_bands={bands} bands: make generate's near_dup_num_perm "
+                         f"a multiple of it")
+    rows = len(sig) // bands
+    out = []
+    for b in range(bands):
+        chunk = ",".join(str(v) for v in sig[b * rows:(b + 1) * rows])
+        out.append((b, hashlib.sha1(chunk.encode("ascii")).hexdigest()[:16]))
+    return out
+
+
+def estimated_jaccard(a: tuple, b: tuple) -> float:
+    """Share of equal signature values: an unbiased estimate of the Jaccard similarity."""
+    return sum(x == y for x, y in zip(a, b)) / len(a)
+
+
+def jaccard(a: frozenset, b: frozenset) -> float:
+    """Exact Jaccard similarity of two shingle sets (the benchmark's reference)."""
+    if not a and not b:
+        return 1.0
+    return len(a & b) / len(a | b)
+
+
+def bucket_pairs(members: list, max_bucket: int) -> list:
+    """Candidate pairs (smaller id, larger id) of one band bucket's article ids: all pairs,
+    or only neighbours in id order when the bucket holds more than `max_bucket` articles
+    (so one boilerplate bucket cannot make a quadratic number of pairs)."""
+    ids = sorted(set(members))
+    if len(ids) > max_bucket:
+        return list(zip(ids, ids[1:]))
+    return [(a, b) for i, a in enumerate(ids) for b in ids[i + 1:]]
+
+
+def similar_pairs(sigs: dict, config: NearDupConfig) -> set:
+    """{(a, b)} near-duplicate pairs among {article: signature}, by LSH then the threshold
+    (the reference the Beam composite matches)."""
+    buckets = {}
+    for article, sig in sigs.items():
+        for key in band_keys(sig, config.near_dup_bands):
+            buckets.setdefault(key, []).append(article)
+    found = set()
+    for members in buckets.values():
+        for a, b in bucket_pairs(members, config.near_dup_max_bucket):
+            if (a, b) not in found and \
+                    estimated_jaccard(sigs[a], sigs[b]) >= config.near_dup_threshold:
+                found.add((a, b))
+    return found
+
+
+# --- clusters ---------------------------------------------------------------------------
+
+def components(pairs: Iterable[tuple]) -> dict:
+    """{article: cluster key} by union-find over near-duplicate pairs; the key is the
+    cluster's smallest article id. Articles in no pair are absent."""
+    parent = {}
+
+    def find(x):
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in sorted(pairs):
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    return {a: find(a) for a in sorted(parent)}
+
+
+def cluster_sizes(clusters: dict) -> dict:
+    """{cluster key: number of articles}."""
+    sizes = {}
+    for key in clusters.values():
+        sizes[key] = sizes.get(key, 0) + 1
+    return sizes
+
+
+def size_bucket(n: int) -> str:
+    """The funnel's histogram bucket of a cluster size: 2, 3, 4, 5-9, 10-99, 100+."""
+    if n < 5:
+        return str(n)
+    if n < 10:
+        return "5-9"
+    return "10-99" if n < 100 else "100+"
