@@ -70,6 +70,13 @@ class FinalizeSettings:
     export_part_passages: int = setting(
         10_000, "passages per sorted part of the ReCoRD/SuperGLUE exports (held in memory "
                 "by one worker while sorting)")
+    license: str = setting(
+        "unknown", "license in the dataset card's metadata (a Hugging Face license id, "
+                   "e.g. cc-by-4.0; the corpus's terms decide it)")
+    pretty_name: str = setting("ReCoRD-style cloze reading comprehension",
+                               "the dataset card's title and pretty_name")
+    source_datasets: str = setting(
+        "original", "comma list for the card's source_datasets (e.g. extended|cnn_dailymail)")
 
     def __post_init__(self):
         for name in ("shard_rows", "group_rounds", "quota_buckets", "export_part_passages"):

@@ -60,7 +60,7 @@ def graph(p, config: FinalizeConfig, source=None):
     from transforms.finalize.fates import ArticleFates
     from transforms.finalize.grouping import GroupArticles
     from transforms.finalize.report import WriteReport
-    from transforms.finalize.shards import WriteSplitShards
+    from transforms.finalize.shards import WriteSortedShards, WriteSplitShards
     from transforms.finalize.verdicts import ApplyHumanValidation, verdict_source
     s, paths = config.settings, config.paths
     out = tmp_dir(paths.output)
@@ -90,15 +90,15 @@ def graph(p, config: FinalizeConfig, source=None):
 
     rejected = ((deduped[REJECTED], validated[REJECTED], placed[REJECTED])
                 | "AllRejected" >> beam.Flatten())
-    rejected | "WriteRejected" >> beam.io.WriteToParquet(
-        io_utils.join(out, "rejected", "rejected"), schema=REJECTED_SCHEMA,
-        file_name_suffix=".parquet")
+    rejected | "WriteRejected" >> WriteSortedShards(
+        io_utils.join(out, "rejected"), ("rejected",), s.shard_rows, schema=REJECTED_SCHEMA,
+        key_columns=tuple(REJECTED_SCHEMA.names))
     fate_rows = p | "ReadArticleFates" >> beam.io.ReadFromParquet(
         io_utils.join(fates_folder(config), "*.parquet"), validate=False)
     fates = (fate_rows, kept, released, rejected) | "ArticleFates" >> ArticleFates()
-    fates["main"] | "WriteArticleFates" >> beam.io.WriteToParquet(
-        io_utils.join(out, "articles", "articles"), schema=ARTICLE_FATE_SCHEMA,
-        file_name_suffix=".parquet")
+    fates["main"] | "WriteArticleFates" >> WriteSortedShards(
+        io_utils.join(out, "articles"), ("articles",), s.shard_rows,
+        schema=ARTICLE_FATE_SCHEMA, key_columns=tuple(ARTICLE_FATE_SCHEMA.names))
 
     counts = ((deduped[COUNTS], validated[COUNTS], groups[COUNTS], placed[COUNTS],
                shards[COUNTS], passages[COUNTS], exported[COUNTS], fates[COUNTS])
@@ -133,7 +133,7 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     place; returns the stats.json it wrote."""
     from transforms.core.progress import Display
     from transforms.finalize import files
-    from transforms.finalize.report import problems
+    from transforms.finalize.report import empty_split_warning, problems
     paths, s = config.paths, config.settings
     kept, source = check_inputs(config)
     tmp = tmp_dir(paths.output)
@@ -159,6 +159,5 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
               for step in ("dedupe", "human_validation", "split")})
     for split in ("train", "dev", "test"):
         if not table[split]["queries"]:
-            log.warning("finalize: %s is empty; check the split policy against the input's "
-                        "origins and size (%s)", split, s.split_config())
+            log.warning("%s", empty_split_warning(stats, split, s.split_config()))
     return stats
