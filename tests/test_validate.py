@@ -22,6 +22,7 @@ ROW = {"id": "q1", "passage_id": "p1", "article_id": "a1", "source": "cnn", "ori
        "query": "@placeholder later left.", "answers": [{"start": 0, "end": 3, "text": "Ann"}]}
 
 
+@pytest.mark.fast
 def test_check_row_accepts_a_good_row_and_names_each_broken_invariant():
     assert list(invariants.check_row(ROW)) == []
     shifted = dict(ROW, answers=[{"start": 1, "end": 4, "text": "Ann"}])
@@ -33,6 +34,7 @@ def test_check_row_accepts_a_good_row_and_names_each_broken_invariant():
     assert "is not one of the entities" in list(invariants.check_row(not_entity))[0]
 
 
+@pytest.mark.fast
 def test_leakage_checker_finds_shared_ids_passages_articles_and_urls():
     checker = invariants.LeakageChecker(SplitConfig.paper())
     assert list(checker.add(ROW)) == []
