@@ -99,6 +99,9 @@ def test_card_metadata_holds_the_hub_fields_and_maps_dev_to_validation():
     with pytest.raises(ValueError, match="does not parse"):
         hub.parse_card_yaml("---\nlicense: [unclosed\n---\n")
     assert hub.release_key(_stats()) == hub.release_key(_stats()) != hub.release_key(_stats(7))
+    other_layout = _stats()
+    other_layout["config"]["settings"]["num_shards"] = 4
+    assert hub.release_key(other_layout) == hub.release_key(_stats())
 
 
 @pytest.mark.fast
@@ -251,6 +254,10 @@ def test_publish_checks_the_folder_and_uploads_exactly_the_released_files(releas
 
 
 def test_publish_without_a_token_is_one_line(releases):
+    probe = subprocess.run([sys.executable, "-X", "importtime", "-m", "beam_pipelines.publish",
+                            "--help"], capture_output=True, text=True)
+    assert probe.returncode == 0 and "--dry_run" in probe.stdout
+    assert "apache_beam " not in probe.stderr and "huggingface_hub " not in probe.stderr
     out = subprocess.run([sys.executable, "-m", "beam_pipelines.publish", str(releases[0]),
                           "me/x"], capture_output=True, text=True,
                          env=dict(__import__("os").environ, HF_TOKEN=""))

@@ -90,9 +90,10 @@ def parse_card_yaml(text: str) -> dict:
 
 
 def release_key(stats: dict) -> str:
-    """A citation key fixed by the settings and the released counts (no date: same input,
-    same bytes)."""
-    blob = json.dumps({"config": stats.get("config"), "summary": stats.get("summary")},
+    """A citation key fixed by what was released: the split policy and the counts (no date
+    or path: same input, same bytes; layout settings such as the shard count leave it)."""
+    blob = json.dumps({"split": (stats.get("config") or {}).get("split"),
+                       "summary": stats.get("summary"), "table1": stats.get("table1")},
                       sort_keys=True, default=str)
     return "record_builder_" + hashlib.sha256(blob.encode("utf-8")).hexdigest()[:10]
 
