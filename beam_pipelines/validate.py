@@ -4,7 +4,7 @@
 
 Checks every row invariant, the absence of leakage across splits (ids, passages,
 articles, passage texts, URLs), the split policy's origins, the ReCoRD JSON and
-SuperGLUE exports and stats.json. Exits 1 naming the first violations, 0 when clean.
+SuperGLUE exports, stats.json, and every file against the sha256 in `_MANIFEST.json`. Exits 1 naming the first violations, 0 when clean.
 """
 import itertools
 import json
@@ -97,6 +97,29 @@ def check_dataset(root: str):
     for split in SPLITS:
         yield from _check_record(root, split, answers[split])
         yield from _check_superglue(root, split, len(answers[split]))
+    yield from check_manifest(root)
+
+
+def check_manifest(root: str):
+    """Every file against `_MANIFEST.json`: none missing, none added, each one's sha256
+    recomputed (a shard rewritten at the same size and row count is named)."""
+    from transforms.core import manifest
+    stored = manifest.read(root)
+    if stored is None:
+        yield f"{manifest.NAME} is missing or unreadable: the files cannot be verified"
+        return
+    got = manifest.describe(root, rows=False)
+    want = stored["files"]
+    if want and not any("sha256" in e for e in want.values()):
+        yield f"{manifest.NAME} lists no sha256 (written by an older version): rerun finalize"
+    for name in sorted(set(want) - set(got["files"])):
+        yield f"{name}: listed in {manifest.NAME} but missing"
+    for name in sorted(set(got["files"]) - set(want)):
+        yield f"{name}: not listed in {manifest.NAME} (added after the release was written)"
+    for name in sorted(set(want) & set(got["files"])):
+        change = manifest.file_change(want[name], got["files"][name])
+        if change:
+            yield f"{name}: {change} (changed after the release was written)"
 
 
 def _check_near_dup_clusters(root: str):

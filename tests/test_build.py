@@ -147,6 +147,34 @@ def test_a_shard_deleted_after_the_run_is_detected_and_rebuilt(finished, tmp_pat
     assert _dataset(out) == _dataset(finished[0])
 
 
+def test_a_released_shard_rewritten_at_the_same_size_is_named_and_rebuilt(finished, tmp_path,
+                                                                         caplog):
+    """The issue's case: one query changed, same size and row count. Before sha256 in the
+    manifests, validate said OK and the rerun skipped finalize, leaving the shard and the
+    ReCoRD JSON in disagreement."""
+    from tests.test_release import tamper_one_query
+    out = _copy(finished[0], tmp_path / "run")
+    shard = sorted((out / "dataset").glob("train-*.parquet"))[0]
+    original = shard.read_bytes()
+    qid, old, new = tamper_one_query(shard)
+    assert len(shard.read_bytes()) == len(original) and new != old
+    assert validate.run([str(out / "dataset")]) == [
+        f"{shard.name}: content differs from the sha256 in the manifest (changed after the "
+        "release was written)"]
+    with caplog.at_level(logging.INFO, logger="build"):
+        build.run(_argv(out))
+    assert (f"finalize: dataset/ does not match its manifest: {shard.name} changed (content "
+            "differs from the sha256 in the manifest); rerunning it") in caplog.text
+    assert "[3/4] adversarial_filter: complete (fingerprint matches), skipped" in caplog.text
+    assert "[4/4] finalize: start (outputs damaged)" in caplog.text
+    assert shard.read_bytes() == original
+    record = json.loads((out / "dataset" / "record" / "train.json").read_text())
+    queries = {qa["id"]: qa["query"] for entry in record["data"] for qa in entry["qas"]}
+    rows = pq.read_table(sorted((out / "dataset").glob("train-*.parquet"))).to_pylist()
+    assert {r["id"]: r["query"] for r in rows} == queries and queries[qid] == old
+    assert validate.run([str(out / "dataset")]) == []
+
+
 def test_a_stage_refuses_input_that_does_not_match_its_manifest(finished, tmp_path):
     from beam_pipelines import adversarial_filter, train_folds
     from transforms.core.manifest import ManifestError

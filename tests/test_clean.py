@@ -1,7 +1,11 @@
+import pytest
+
 from transforms.ingestion.articles import Article
 from transforms.curation.clean import (CleanConfig, clean_article, fix_dateline, infer_source,
                               is_boilerplate, normalise_whitespace, strip_dailymail_byline,
                               strip_link_lines, strip_trailing_credit, undo_ptb_escapes)
+
+pytestmark = pytest.mark.fast   # unit tests: `python -m pytest -q -m fast`
 
 
 def art(paragraphs, highlights=("A bullet",), **kw):

@@ -1,4 +1,8 @@
+import pytest
+
 from transforms.curation.coref import RuleBasedResolver, initials, normalise_name
+
+pytestmark = pytest.mark.fast   # unit tests: `python -m pytest -q -m fast`
 
 
 def clusters(*mentions):

@@ -13,6 +13,8 @@ from transforms.ingestion.read import ReadPart
 from transforms.ingestion.inputs import ReadConfig
 from transforms.ingestion.text import normalise_text
 
+pytestmark = pytest.mark.fast   # unit tests: `python -m pytest -q -m fast`
+
 BODY = "First paragraph of the story.\n\nSecond paragraph."
 
 

@@ -1,7 +1,11 @@
 """Entity spans marked as ReCoRD marks them (transforms/curation/entities.py) and
 document-level label consistency (consistency.py)."""
+import pytest
+
 from transforms.curation.consistency import consistent_mentions
 from transforms.curation.entities import mark_span, split_hyphen_pair
+
+pytestmark = pytest.mark.fast   # unit tests: `python -m pytest -q -m fast`
 
 
 def marked(text, raw, label="PERSON", sentence_start=False):

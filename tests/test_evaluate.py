@@ -8,6 +8,8 @@ import pytest
 from beam_pipelines import evaluate
 from transforms.finalize import record_metric as M
 
+pytestmark = pytest.mark.fast   # unit tests: `python -m pytest -q -m fast`
+
 
 def test_normalize_answer_follows_the_official_rules():
     assert M.normalize_answer("The  U.S.A.") == "usa"

@@ -29,6 +29,7 @@ def _passages(rows):
     return [exports.passage_record(rs) for rs in by.values()]
 
 
+@pytest.mark.fast
 def test_rows_use_exclusive_end(record_format_dir):
     record, _ = _load(record_format_dir)
     rows = exports.rows_from_record_json(record)
@@ -39,6 +40,7 @@ def test_rows_use_exclusive_end(record_format_dir):
     assert rows[0]["passage"][0:12] == "Tracy Morgan"
 
 
+@pytest.mark.fast
 def test_official_record_json_round_trips_exactly(record_format_dir):
     record, _ = _load(record_format_dir)
     rebuilt = exports.record_json(_passages(exports.rows_from_record_json(record)))
@@ -46,6 +48,7 @@ def test_official_record_json_round_trips_exactly(record_format_dir):
     assert json.loads(exports.dumps_record_json(rebuilt)) == record
 
 
+@pytest.mark.fast
 @pytest.mark.parametrize("split", ["train", "val"])
 def test_superglue_lines_round_trip_exactly(record_format_dir, split):
     _, superglue = _load(record_format_dir)
@@ -53,6 +56,7 @@ def test_superglue_lines_round_trip_exactly(record_format_dir, split):
     assert exports.superglue_lines(_passages(rows)) == superglue[split]
 
 
+@pytest.mark.fast
 def test_superglue_test_layout_has_no_answers(record_format_dir):
     _, superglue = _load(record_format_dir)
     rows = exports.rows_from_superglue(superglue["val"], id_prefix="sg")
@@ -63,6 +67,7 @@ def test_superglue_test_layout_has_no_answers(record_format_dir):
     assert list(invariants.check_superglue_lines(superglue["train"], "test"))  # answers in test
 
 
+@pytest.mark.fast
 def test_real_files_pass_the_inclusive_checks(record_format_dir):
     record, superglue = _load(record_format_dir)
     assert not list(invariants.check_record_json(record, "dev"))
@@ -70,6 +75,7 @@ def test_real_files_pass_the_inclusive_checks(record_format_dir):
         assert not list(invariants.check_superglue_lines(superglue[name], split))
 
 
+@pytest.mark.fast
 def test_inclusive_check_catches_an_exclusive_end(record_format_dir):
     record, _ = _load(record_format_dir)
     record["data"][0]["qas"][0]["answers"][0]["end"] += 1   # exclusive by mistake
@@ -77,6 +83,7 @@ def test_inclusive_check_catches_an_exclusive_end(record_format_dir):
     assert problems and "'Tracy Morgan '" in problems[0] and "483577c8" in problems[0]
 
 
+@pytest.mark.fast
 def test_passage_record_sorts_queries_and_maps_source():
     row = {"passage_id": "p", "article_id": "a", "source": "dailymail", "origin": "public",
            "url": None, "split": "train", "passage": "Ann met Bob.",
@@ -101,6 +108,7 @@ def _real_passages(record_format_dir):
     return _passages(rows)
 
 
+@pytest.mark.fast
 def test_streaming_writers_write_the_same_bytes(record_format_dir):
     passages = _real_passages(record_format_dir)
     for with_answers in (True, False):

@@ -86,7 +86,8 @@ def test_human_validation_joins_verdicts_by_id(tmp_path, kind):
             "human_validation.rejected.conflicting_verdicts": 1,
             "human_validation.conflicting_verdicts": 1, "human_validation.invalid_verdicts": 1,
             "human_validation.verdicts": 7, "human_validation.verdicts_without_query": 1,
-            "human_validation.max_group": 3}]), label="Sums")
+            "human_validation.max_group": 3, "human_validation.valid_for_train": 1,
+            "human_validation.valid_for_dev_test": 1}]), label="Sums")
 
 
 def _links(n, rng):

@@ -17,6 +17,8 @@ from transforms.human_filtering import mturk, tokens
 from transforms.human_filtering.app import ServeConfig
 from transforms.human_filtering.server import Server
 
+pytestmark = pytest.mark.fast   # unit tests: `python -m pytest -q -m fast`
+
 
 # --- helpers ----------------------------------------------------------------------------
 

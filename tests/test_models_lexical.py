@@ -13,6 +13,8 @@ from models.lexical import Featurizer, LexicalConfig, Reader, build, fit
 from models.training import cloze_loss, evaluate, featurize, seed_everything
 from transforms.core.hashing import fold_of
 
+pytestmark = pytest.mark.fast   # unit tests: `python -m pytest -q -m fast`
+
 
 def record_rows(record_format_dir) -> list:
     """Candidate rows from the official ReCoRD JSON and the SuperGLUE JSONL (inclusive end)."""

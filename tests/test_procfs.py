@@ -4,7 +4,11 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from transforms.core import procfs
+
+pytestmark = pytest.mark.fast   # unit tests: `python -m pytest -q -m fast`
 
 
 def test_tree_finds_a_grandchild_and_memory_figures_are_plausible():

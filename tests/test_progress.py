@@ -4,9 +4,12 @@ import logging
 
 import apache_beam as beam
 from apache_beam.options.pipeline_options import PipelineOptions
+import pytest
 
 from transforms.core.accounting import StepFn, accounted
 from transforms.core.progress import Display, log
+
+pytestmark = pytest.mark.fast   # unit tests: `python -m pytest -q -m fast`
 
 
 class KeepEven(StepFn):

@@ -1,8 +1,12 @@
 import io
 import json
 
+import pytest
+
 from transforms.ingestion import readers
 from transforms.ingestion.articles import Article
+
+pytestmark = pytest.mark.fast   # unit tests: `python -m pytest -q -m fast`
 
 STORY = (b"LONDON (CNN) -- First paragraph here.\n\nSecond paragraph.\n\n"
          b"@highlight\n\nFirst bullet\n\n@highlight\n\nSecond bullet\n")

@@ -1,7 +1,11 @@
+import pytest
+
 from transforms.generation.passages import CandidateSentence, Entity
 from transforms.generation.sentences import (SentenceConfig, entities_have_passage_antecedent,
                                   has_min_tokens, is_not_question, select_sentence,
                                   shares_no_ngram)
+
+pytestmark = pytest.mark.fast   # unit tests: `python -m pytest -q -m fast`
 
 
 def sentence(text, mentions=(), n_tokens=None):

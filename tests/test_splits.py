@@ -11,6 +11,8 @@ from transforms.finalize import quota, splits
 from transforms.finalize.config import FinalizeSettings, parse_origins, parse_ratio
 from transforms.finalize.splits import GroupSummary, SplitConfig
 
+pytestmark = pytest.mark.fast   # unit tests: `python -m pytest -q -m fast`
+
 
 def _groups(n, origin="public", queries=3, prefix="a"):
     return [GroupSummary(f"{prefix}{i:05d}", ((origin, queries),), queries) for i in range(n)]

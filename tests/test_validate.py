@@ -22,6 +22,7 @@ ROW = {"id": "q1", "passage_id": "p1", "article_id": "a1", "source": "cnn", "ori
        "query": "@placeholder later left.", "answers": [{"start": 0, "end": 3, "text": "Ann"}]}
 
 
+@pytest.mark.fast
 def test_check_row_accepts_a_good_row_and_names_each_broken_invariant():
     assert list(invariants.check_row(ROW)) == []
     shifted = dict(ROW, answers=[{"start": 1, "end": 4, "text": "Ann"}])
@@ -34,6 +35,7 @@ def test_check_row_accepts_a_good_row_and_names_each_broken_invariant():
 
 
 
+@pytest.mark.fast
 def test_check_row_names_a_character_a_worker_cannot_type():
     """Issue 22: an entity holding a bidi override was released and its HIT unanswerable."""
     passage = "Ann met B\u202eob in Rome."
@@ -45,6 +47,7 @@ def test_check_row_names_a_character_a_worker_cannot_type():
         "train row 'q1': query holds a format_character (U+200B at 12)"]
 
 
+@pytest.mark.fast
 def test_leakage_checker_finds_shared_ids_passages_articles_and_urls():
     checker = invariants.LeakageChecker(SplitConfig.paper())
     assert list(checker.add(ROW)) == []

@@ -5,7 +5,7 @@ Fingerprints. A stage's completion marker records the hash of its effective sett
 modification time) for the stage that reads the corpus, and of its upstream stages'
 output manifests. A stage reruns when its fingerprint changed, when `--force` names it or
 a stage upstream of it, or when its outputs no longer match their manifests (a shard
-deleted after the run); a stage whose upstream reran reruns too.
+deleted after the run, or rewritten: every file's sha256 is recomputed); a stage whose upstream reran reruns too.
 
 One run per folder. If a stage already finished here with other settings or other inputs,
 the build refuses, naming what changed, unless `overwrite`: then the changed stages rerun

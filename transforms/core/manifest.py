@@ -2,8 +2,11 @@
 that its input is exactly that before it runs, and `build` can tell a finished stage from
 a damaged one (a shard deleted after the run).
 
-`<folder>/_MANIFEST.json` = {"files": {name: {"size": bytes, "rows": n}}, "rows": total}.
-Row counts come from Parquet footers (no data is read); other files have no `rows`.
+`<folder>/_MANIFEST.json` = {"files": {name: {"size": bytes, "rows": n, "sha256": hex}},
+"rows": total}. Row counts come from Parquet footers; other files have no `rows`. The
+sha256 of every file lets a downloader (and `validate`, and `build` before it skips a
+stage) tell a rewritten file from the one the stage wrote, even at the same size and row
+count. Manifests written before hashes existed have none, and are checked by size only.
 """
 import hashlib
 import json
@@ -23,9 +26,9 @@ def _fs(url):
     return fsspec.core.url_to_fs(url)
 
 
-def describe(folder: str, rows: bool = True) -> dict:
+def describe(folder: str, rows: bool = True, hashes: bool = True) -> dict:
     """The manifest of every file under `folder` (recursive), the manifest itself excluded;
-    `rows=False` skips the Parquet footers (a quick check of names and sizes)."""
+    `rows=False` skips the Parquet footers, `hashes=False` the sha256 (reads every byte)."""
     fs, root = _fs(folder)
     root = root.rstrip("/")
     files = {}
@@ -37,6 +40,8 @@ def describe(folder: str, rows: bool = True) -> dict:
             entry = {"size": int(info.get("size") or 0)}
             if rows and name.endswith(".parquet"):
                 entry["rows"] = parquet_rows(fs, path)
+            if hashes:
+                entry["sha256"] = sha256_of(fs, path)
             files[name] = entry
     total = sum(f.get("rows") or 0 for f in files.values())
     return {"files": files, "rows": total}
@@ -49,6 +54,14 @@ def parquet_rows(fs, path) -> Optional[int]:
             return pq.ParquetFile(f).metadata.num_rows
     except Exception:  # noqa: BLE001 - an unreadable shard has no row count
         return None
+
+
+def sha256_of(fs, path, block: int = 1 << 20) -> str:
+    h = hashlib.sha256()
+    with fs.open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(block), b""):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def write(folder: str) -> dict:
@@ -82,12 +95,23 @@ def differences(expected: dict, actual: dict, limit: int = 3) -> list:
     for name in sorted(set(got) - set(want))[:limit]:
         out.append(f"{name} was not written by this stage")
     for name in sorted(set(want) & set(got)):
-        a, b = want[name], got[name]
-        if a.get("size") != b.get("size") or ("rows" in a and "rows" in b and a["rows"] != b["rows"]):
-            out.append(f"{name} changed ({want[name]} -> {got[name]})")
+        change = file_change(want[name], got[name])
+        if change:
+            out.append(f"{name} changed ({change})")
             if len(out) >= 3 * limit:
                 break
     return out
+
+
+def file_change(a: dict, b: dict) -> Optional[str]:
+    """How entry `b` differs from the stored entry `a` (None: the same file). Fields one
+    side lacks (rows of a quick listing, hashes of an old manifest) are not compared."""
+    for key in ("size", "rows", "sha256"):
+        if key in a and key in b and a[key] != b[key]:
+            if key == "sha256":
+                return "content differs from the sha256 in the manifest"
+            return f"{key} {a[key]} -> {b[key]}"
+    return None
 
 
 def check(folder: str, what: str = "input") -> dict:

@@ -78,6 +78,13 @@ class FinalizeSettings:
     explorer_drops: int = setting(
         25, "rejected rows per (stage, reason) in the explorer page's audit trail")
     near_dup: NearDupConfig = field(default_factory=NearDupConfig)
+    license: str = setting(
+        "unknown", "license in the dataset card's metadata (a Hugging Face license id, "
+                   "e.g. cc-by-4.0; the corpus's terms decide it)")
+    pretty_name: str = setting("ReCoRD-style cloze reading comprehension",
+                               "the dataset card's title and pretty_name")
+    source_datasets: str = setting(
+        "original", "comma list for the card's source_datasets (e.g. extended|cnn_dailymail)")
 
     def __post_init__(self):
         for name in ("shard_rows", "group_rounds", "quota_buckets", "export_part_passages"):

@@ -2,6 +2,8 @@
 import io
 import json
 
+from transforms.finalize import hub
+
 
 HISTOGRAMS = (  # (file, distribution key, x label)
     ("passage_length.png", "passage_tokens", "tokens per passage"),
@@ -64,19 +66,9 @@ def render_card(stats: dict, shard_files: dict) -> str:
     """Markdown of the card. `stats` is stats.json; `shard_files` maps split to file names."""
     table = stats["table1"]
     columns = ["train", "dev", "test", "overall"]
-    lines = [
-        "---",
-        "pretty_name: ReCoRD-style cloze reading comprehension",
-        "task_categories:\n- question-answering",
-        "language:\n- en",
-        "configs:\n- config_name: default\n  data_files:",
-    ]
-    for split in ("train", "dev", "test"):
-        lines.append(f"  - split: {split}\n    path: {split}-*.parquet")
-    lines += [
-        "---",
+    lines = hub.card_yaml(stats) + [
         "",
-        "# ReCoRD-style cloze reading comprehension dataset",
+        f"# {hub.card_settings(stats)['pretty_name']}",
         "",
         "Passages are the first part of a news article followed by its highlights; each "
         "query is a later sentence of the article with one entity replaced by `@placeholder`, "
@@ -135,11 +127,15 @@ def render_card(stats: dict, shard_files: dict) -> str:
               "- `rejected/*.parquet`: queries dropped at this stage, with their step and reason",
               "- `articles/*.parquet`: one row per input article or record: where it stopped "
               "contributing (stage, reason), or its released queries and split",
+              "- `_MANIFEST.json`: every file's size, Parquet row count and sha256 "
+              "(`python -m beam_pipelines.validate DIR` recomputes them)",
               "", "## Loading", "", "```python",
               "from datasets import load_dataset",
-              "ds = load_dataset(\"parquet\", data_files={s: f\"DIR/dataset/{s}-*.parquet\" "
-              "for s in (\"train\", \"dev\", \"test\")})",
-              "```", "", "## Evaluation", "",
+              "ds = load_dataset(\"DIR/dataset\")   # or the hub repo id: train, validation, test",
+              "```", "", "The splits' names in each layout:", ""]
+    lines += hub.split_names_lines()
+    lines += ["", "## Evaluation", "",
               "`python -m beam_pipelines.evaluate --data record/dev.json --predictions PREDS.json` "
               "computes the official ReCoRD exact match and F1 (x100).", ""]
+    lines += hub.citation_lines(stats)
     return "\n".join(lines)

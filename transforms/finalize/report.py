@@ -51,6 +51,22 @@ def fate_summary(flat: dict) -> dict:
     return out
 
 
+# what differs between two runs of the same data (times, memory, where it ran): left out
+# of the release so that stats.json and the card are the same bytes for the same input
+RUN_DETAILS = frozenset(("candidates", "output", "elapsed_s", "seconds", "rss_mb_at_start",
+                         "rss_mb_peak", "started", "finished_at"))
+
+
+def without_run_details(summary):
+    """`summary` (train_folds' stats) without RUN_DETAILS at any depth; the full file stays
+    in DIR/adversary/stats/."""
+    if isinstance(summary, dict):
+        return {k: without_run_details(v) for k, v in summary.items() if k not in RUN_DETAILS}
+    if isinstance(summary, list):
+        return [without_run_details(v) for v in summary]
+    return summary
+
+
 def build_stats(flat, figures, shards, exported, upstream, meta) -> dict:
     """(the stats.json dict, the histogram counts, {split: shard file names}); see the
     module docstring and docs/finalize.md for the layout."""
@@ -70,7 +86,7 @@ def build_stats(flat, figures, shards, exported, upstream, meta) -> dict:
         "config": meta,
         "funnel": {"stages": accounts, "gaps": chain_gaps(accounts)},
         "articles": fate_summary(flat),
-        "adversary": upstream.get("train_folds"),
+        "adversary": without_run_details(upstream.get("train_folds")),
         "shards": {s: {"files": shard_files[s],
                        "rows": sum(n for split, _, n in shards if split == s)} for s in SPLITS},
         "exports": {s: dict(zip(("passages", "queries"), dict(exported).get(s, (0, 0))))
@@ -119,6 +135,29 @@ def problems(stats: dict, kept_rows: int, partial_validation: bool, group_rounds
         out.append(f"Table 1 counts {stats['table1']['overall']['queries']} queries, the "
                    f"shards hold {released}")
     return out
+
+
+def empty_split_warning(stats: dict, split: str, split_config) -> str:
+    """The warning for a split that released no query, naming its cause: after a partial
+    human-validation ingest it is the unvalidated queries (dev and test take only queries
+    validated for dev/test), not the split policy."""
+    stages = stats["funnel"]["stages"]
+    hv = stages.get("human_validation", {})
+    reasons = hv.get("reasons", {})
+    missing, failed = reasons.get("not_human_validated", 0), reasons.get("failed_human_validation", 0)
+    dev_test, train_only = hv.get("valid_for_dev_test", 0), hv.get("valid_for_train", 0)
+    validated = (stats.get("config") or {}).get("validated")
+    if validated and split != "train" and (missing or not dev_test):
+        return (f"finalize: {split} is empty because human validation covers too few "
+                f"queries, not because of the split policy: of {hv.get('in', 0)} kept queries "
+                f"{missing} have no verdict (not released), {failed} failed, {train_only} are "
+                f"valid only for train and {dev_test} for dev/test; dev and test take only "
+                "queries two workers answered correctly (valid_for dev_test): ingest more "
+                "verdicts (human_validation ingest) and rerun finalize")
+    split_reasons = stages.get("split", {}).get("reasons", {})
+    top = ", ".join(f"{k} {v}" for k, v in list(split_reasons.items())[:3])
+    return (f"finalize: {split} is empty; check the split policy against the input's origins "
+            f"and size ({split_config})" + (f"; the split step rejected: {top}" if top else ""))
 
 
 def read_upstream(run_dir: str, filtered: str) -> dict:

@@ -60,7 +60,7 @@ def graph(p, config: FinalizeConfig, source=None):
     from transforms.finalize.fates import ArticleFates
     from transforms.finalize.grouping import GroupArticles
     from transforms.finalize.report import WriteReport
-    from transforms.finalize.shards import WriteSplitShards
+    from transforms.finalize.shards import WriteSortedShards, WriteSplitShards
     from transforms.finalize.verdicts import ApplyHumanValidation, verdict_source
     s, paths = config.settings, config.paths
     out = tmp_dir(paths.output)
@@ -94,13 +94,13 @@ def graph(p, config: FinalizeConfig, source=None):
 
     rejected = ((deduped[REJECTED], validated[REJECTED], placed[REJECTED])
                 | "AllRejected" >> beam.Flatten())
-    rejected | "WriteRejected" >> beam.io.WriteToParquet(
-        io_utils.join(out, "rejected", "rejected"), schema=REJECTED_SCHEMA,
-        file_name_suffix=".parquet")
+    rejected | "WriteRejected" >> WriteSortedShards(
+        io_utils.join(out, "rejected"), ("rejected",), s.shard_rows, schema=REJECTED_SCHEMA,
+        key_columns=tuple(REJECTED_SCHEMA.names))
     fates = (fate_rows, kept, released, rejected, clusters[0]) | "ArticleFates" >> ArticleFates()
-    fates["main"] | "WriteArticleFates" >> beam.io.WriteToParquet(
-        io_utils.join(out, "articles", "articles"), schema=ARTICLE_FATE_SCHEMA,
-        file_name_suffix=".parquet")
+    fates["main"] | "WriteArticleFates" >> WriteSortedShards(
+        io_utils.join(out, "articles"), ("articles",), s.shard_rows,
+        schema=ARTICLE_FATE_SCHEMA, key_columns=tuple(ARTICLE_FATE_SCHEMA.names))
 
     counts = ((deduped[COUNTS], validated[COUNTS], groups[COUNTS], placed[COUNTS],
                shards[COUNTS], passages[COUNTS], exported[COUNTS], fates[COUNTS]) + clusters[1:]
@@ -161,7 +161,7 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     place; returns the stats.json it wrote."""
     from transforms.core.progress import Display
     from transforms.finalize import files
-    from transforms.finalize.report import problems
+    from transforms.finalize.report import empty_split_warning, problems
     paths, s = config.paths, config.settings
     kept, source = check_inputs(config)
     tmp = tmp_dir(paths.output)
@@ -193,6 +193,5 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
                     "in two splits; rerun generate", unsigned, fates_folder(config))
     for split in ("train", "dev", "test"):
         if not table[split]["queries"]:
-            log.warning("finalize: %s is empty; check the split policy against the input's "
-                        "origins and size (%s)", split, s.split_config())
+            log.warning("%s", empty_split_warning(stats, split, s.split_config()))
     return stats

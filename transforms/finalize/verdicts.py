@@ -153,6 +153,7 @@ class ApplyVerdictFn(StepFn):
             elif values[0] == "none":
                 yield reject(STEP, "failed_human_validation", **ids)
             else:
+                yield Count(STEP, f"valid_for_{values[0]}", 1)
                 yield dict(row, _valid_for=values[0])
 
 

@@ -1,0 +1,41 @@
+"""Check a released dataset folder and upload it to the Hugging Face hub.
+
+    python -m beam_pipelines.publish DIR/dataset OWNER/NAME [--token T] [--private] [--dry_run]
+
+Refuses (one line) unless `validate` passes, the card's YAML parses with the hub's fields
+and train/validation/test configs, and no internal file is in the folder; then uploads
+exactly the released files with `HfApi.upload_folder` (token: --token or HF_TOKEN).
+`--dry_run` lists what would go up. See transforms/finalize/publish.py.
+"""
+from beam_pipelines import common
+
+
+def build_parser():
+    p = common.parser(__doc__.split("\n")[0])
+    p.add_argument("dataset", help="the released DIR/dataset")
+    p.add_argument("repo_id", help="the hub dataset repository, owner/name")
+    p.add_argument("--token", default=None, help="Hugging Face token (default: $HF_TOKEN)")
+    p.add_argument("--private", action="store_true", help="create the repository private")
+    p.add_argument("--dry_run", action="store_true",
+                   help="check the folder and list what would be uploaded; upload nothing")
+    return p
+
+
+def run(argv=None) -> dict:
+    from transforms.finalize import publish
+    args = build_parser().parse_args(argv)
+    plan = publish.publish(args.dataset, args.repo_id, args.token, args.private, args.dry_run)
+    if args.dry_run:
+        for name in plan["files"]:
+            print(name)
+        print(f"dry run: {len(plan['files'])} files, {plan['bytes']:,} bytes would go to "
+              f"datasets/{args.repo_id}")
+    return plan
+
+
+def main():
+    common.run_main(run, "publish")
+
+
+if __name__ == "__main__":
+    main()

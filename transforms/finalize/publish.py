@@ -1,0 +1,121 @@
+"""Preparing a released dataset folder for the Hugging Face hub, and uploading it.
+
+`prepare` checks, before anything leaves the machine: `validate` passes (every contract
+invariant and every file's sha256 against `_MANIFEST.json`); the card opens with a YAML
+block that parses and holds the hub's fields, its `configs` name the splits `train`,
+`validation`, `test` and each pattern matches shards; no internal file (`_build/`,
+`.staging/`, `_scratch/`, `*.tmp`, dot files) is in the folder. It returns what goes up.
+`upload` sends exactly those files with `huggingface_hub.HfApi.upload_folder`, through
+`hub_upload`, the one function that touches the network.
+"""
+import fnmatch
+import logging
+import os
+import posixpath
+
+from transforms.core.preflight import InputError
+
+log = logging.getLogger("publish")
+CARD_FIELDS = ("license", "pretty_name", "language", "task_categories", "task_ids",
+               "size_categories", "source_datasets", "configs")
+HUB_SPLITS = ("train", "validation", "test")
+ALLOWED_UNDERSCORE = ("_MANIFEST.json",)
+
+
+def internal(name: str) -> bool:
+    """An internal file of a run that must not be published (relative path)."""
+    parts = name.split("/")
+    if any(p.startswith(".") for p in parts) or name.endswith((".tmp", ".lock")):
+        return True
+    return any(p.startswith("_") and p not in ALLOWED_UNDERSCORE for p in parts)
+
+
+def listing(folder: str) -> list:
+    """Every file under `folder`, as sorted relative paths."""
+    out = []
+    for root, dirs, files in os.walk(folder):
+        for f in files:
+            out.append(os.path.relpath(os.path.join(root, f), folder).replace(os.sep, "/"))
+    return sorted(out)
+
+
+def card_problems(meta: dict, files: list) -> list:
+    """What keeps the card's metadata from serving the hub (empty: nothing)."""
+    out = [f"the card's YAML lacks {f}" for f in CARD_FIELDS if not meta.get(f)]
+    configs = meta.get("configs") or []
+    if not configs:
+        return out
+    data_files = configs[0].get("data_files") or []
+    splits = [d.get("split") for d in data_files]
+    if sorted(splits) != sorted(HUB_SPLITS):
+        out.append(f"the card's configs name splits {splits}, the hub expects "
+                   f"{list(HUB_SPLITS)}")
+    for d in data_files:
+        if not fnmatch.filter(files, d.get("path") or ""):
+            out.append(f"the card's configs path {d.get('path')!r} matches no file")
+    return out
+
+
+def prepare(dataset: str, max_violations: int = 5) -> dict:
+    """{"files": what goes up, "bytes": their size, "card": the YAML} after every check;
+    raises InputError with one line naming the first problem."""
+    from beam_pipelines import validate
+    from transforms.finalize import hub
+    if not os.path.isdir(dataset):
+        raise InputError(f"{dataset}: not a folder (pass the released DIR/dataset)")
+    files = listing(dataset)
+    if "README.md" not in files and any(f.startswith("dataset/") for f in files):
+        raise InputError(f"{dataset} looks like a run folder: pass {dataset}/dataset")
+    inside = [f for f in files if internal(f)]
+    if inside:
+        raise InputError(f"{dataset} holds {len(inside)} internal file(s) that must not be "
+                         f"published, e.g. {inside[0]} (publish the released dataset folder)")
+    violations = validate.run([dataset, "--max_violations", str(max_violations)])
+    if violations:
+        raise InputError(f"{dataset} does not validate ({len(violations)} violation(s) "
+                         f"shown by `python -m beam_pipelines.validate {dataset}`), first: "
+                         f"{violations[0]}")
+    with open(os.path.join(dataset, "README.md"), encoding="utf-8") as f:
+        try:
+            meta = hub.parse_card_yaml(f.read())
+        except ValueError as err:
+            raise InputError(f"{dataset}: {err}") from None
+    problems = card_problems(meta, files)
+    if problems:
+        raise InputError(f"{dataset}: " + "; ".join(problems))
+    size = sum(os.path.getsize(os.path.join(dataset, f)) for f in files)
+    return {"files": files, "bytes": size, "card": meta}
+
+
+def hub_upload(folder: str, repo_id: str, token: str, private: bool, files: list,
+               message: str):
+    """Create the dataset repo if needed and upload `files` of `folder` in one commit."""
+    from huggingface_hub import HfApi
+    api = HfApi(token=token)
+    api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
+    return api.upload_folder(folder_path=folder, repo_id=repo_id, repo_type="dataset",
+                             allow_patterns=files, commit_message=message)
+
+
+def publish(dataset: str, repo_id: str, token=None, private: bool = False,
+            dry_run: bool = False) -> dict:
+    """Prepare, then (unless `dry_run`) upload; returns the plan with `uploaded`."""
+    if not repo_id or repo_id.count("/") != 1 or not all(repo_id.split("/")):
+        raise InputError(f"REPO_ID {repo_id!r}: expected owner/name")
+    dataset = dataset.rstrip("/")
+    plan = prepare(dataset)
+    log.info("publish: %d files, %.1f MB from %s to datasets/%s%s", len(plan["files"]),
+             plan["bytes"] / 1e6, dataset, repo_id, " (private)" if private else "")
+    if dry_run:
+        return dict(plan, uploaded=False)
+    token = token or os.environ.get("HF_TOKEN")
+    if not token:
+        raise InputError("no Hugging Face token: pass --token or set HF_TOKEN (or --dry_run "
+                         "to check the folder only)")
+    if os.environ.get("HF_HUB_OFFLINE", "0") not in ("", "0"):
+        raise InputError("HF_HUB_OFFLINE is set: unset it to upload (or --dry_run)")
+    name = posixpath.basename(dataset) or dataset
+    hub_upload(dataset, repo_id, token, private, plan["files"],
+               f"Upload {name}: {plan['card'].get('pretty_name')}")
+    log.info("publish: uploaded to https://huggingface.co/datasets/%s", repo_id)
+    return dict(plan, uploaded=True)
