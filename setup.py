@@ -56,6 +56,7 @@ ENTRY_POINTS = {
         "record-evaluate=beam_pipelines.evaluate:main",
         "record-human-validation=beam_pipelines.human_validation:main",
         "record-build=beam_pipelines.build:main",
+        "record-publish=beam_pipelines.publish:main",
     ],
 }
 
