@@ -132,7 +132,10 @@ def test_a_name_links_to_the_name_it_ends_with():
     c = clusters(("Amy Schumer", "PERSON"), ("Trainwreck Amy Schumer", "PERSON"),
                  ("Schumer", "PERSON"))
     assert len(set(c)) == 1
-    # another kind of entity stays apart: the club is not the city
+    # a team's short form, tagged a person by a small model
+    c = clusters(("Pittsburgh Steelers", "ORG"), ("Steelers", "PERSON"))
+    assert c[0] == c[1]
+    # a place and a non-place stay apart: the club is not the city
     c = clusters(("Real Madrid", "ORG"), ("Madrid", "GPE"))
     assert c[0] != c[1]
     # a surname alone is left to the name-part rule: two Smiths stay two
@@ -142,3 +145,7 @@ def test_a_name_links_to_the_name_it_ends_with():
     c = clusters(("Gran Colombia", "GPE"), ("Nueva Colombia", "GPE"), ("Colombia", "GPE"))
     assert len(set(c)) == 3
     assert trailing_names("trainwreck amy schumer") == ["amy schumer", "schumer"]
+    # what follows "of" or "for" is part of the name, not a name it ends with
+    assert trailing_names("recording industry of america") == ["industry of america"]
+    c = clusters(("Women for Hillary", "ORG"), ("Hillary", "PERSON"))
+    assert c[0] != c[1]

@@ -121,10 +121,11 @@ def is_short_form(alias: str, full: str) -> bool:
 
 def trailing_names(name: str) -> list:
     """The names a name of several words ends with, longest first: 'gran colombia' ->
-    ['colombia']; 'trainwreck amy schumer' -> ['amy schumer', 'schumer']."""
+    ['colombia']; 'trainwreck amy schumer' -> ['amy schumer', 'schumer']; never what
+    follows a function word ('recording industry of america' does not end in a name)."""
     words = name.split()
     return [" ".join(words[k:]) for k in range(1, len(words))
-            if words[k] not in GENERIC_ORG_WORDS]
+            if words[k] not in GENERIC_ORG_WORDS and words[k - 1] not in _STOP_IN_ACRONYM]
 
 
 def is_typo_of(a: str, b: str) -> bool:
@@ -165,15 +166,16 @@ def _rank(name: str):
 PLACE_LABELS = {"GPE", "LOC", "FAC"}   # one kind: small models mix them ("Gran Colombia" FAC)
 
 
-def _kind(label):
-    return "place" if label in PLACE_LABELS else label
+def _is_place(label) -> bool:
+    return label in PLACE_LABELS
 
 
 def _trailing_targets(name: str, distinct, top: dict) -> set:
-    """A name links to the longest other name of the article it ends with, of the same
-    entity type ("Gran Colombia" -> "Colombia", as ReCoRD's answers link them; "Real
-    Madrid" (ORG) never -> "Madrid" (GPE)); a person's lone surname is left to the
-    name-part rule, and a tail that ends two names links to neither."""
+    """A name links to the longest other name of the article it ends with ("Gran
+    Colombia" -> "Colombia", as ReCoRD's answers link them; "Pittsburgh Steelers" ->
+    "Steelers", even where a small model tags the short form a person), a place only to
+    a place ("Real Madrid" (ORG) never -> "Madrid" (GPE)); a person's lone surname is left
+    to the name-part rule, and a tail that ends two names links to neither."""
     known = set(distinct)
     for tail in trailing_names(name):
         if top[name] in PERSON_LABELS and " " not in tail:
@@ -182,7 +184,7 @@ def _trailing_targets(name: str, distinct, top: dict) -> set:
             continue      # two names end with it ("Jane Smith", "John Smith"): neither
         code = country_of(tail)
         key = "country:" + code if code and "country:" + code in known else tail
-        if key in known and _kind(top.get(key)) == _kind(top[name]):
+        if key in known and _is_place(top.get(key)) == _is_place(top[name]):
             return {key}
     return set()
 
