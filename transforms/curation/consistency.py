@@ -13,7 +13,8 @@ An NER model tags a name in one sentence and misses it in the next; ReCoRD's spa
   the model made inside it ("ADAC Formula 4", not "Formula" alone);
 - a demonym right before a name made with a number is part of it ("German Formula 4").
 Not propagated: a one-word string that also appears in lower case in the article (a common
-word capitalised at a sentence start: "Drew up plans" / "drew"), month and day names.
+word capitalised at a sentence start: "Drew up plans" / "drew"; an acronym is no such word:
+"US" is tagged though "us" is written), month and day names.
 Mentions are (start, end, label) triples, offsets inside their segment's text.
 """
 import collections
@@ -48,7 +49,14 @@ def majority_labels(texts: Sequence[str], mention_lists) -> dict:
 def propagatable(name: str, lower_words: set) -> bool:
     if len(name) < 2 or name in NEVER_PROPAGATED or not re.search(r"[A-Z]", name):
         return False
-    return " " in name or name.lower() not in lower_words
+    # an acronym is no common word capitalised: "US" is tagged though "us" is written
+    return " " in name or name.lower() not in lower_words or is_acronym(name)
+
+
+def is_acronym(name: str) -> bool:
+    """Two or more capitals and nothing else but dots: "US", "U.S.", "NFL"."""
+    letters = name.replace(".", "")
+    return len(letters) >= 2 and letters.isalpha() and letters.isupper()
 
 
 def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple]]:
