@@ -215,3 +215,13 @@ def test_an_acronym_is_tagged_everywhere_though_its_lower_case_is_a_word():
     assert out[1] == [(22, 24, "GPE")]
     assert texts[1][22:24] == "US"
     assert out[2] == [(0, 4, "PERSON")]        # "drew" written: "Drew" not spread further
+
+
+def test_a_name_in_single_quotes_is_tagged_but_not_inside_a_word():
+    # the ReCoRD paper's Figure 1 passage: "Taurus" is an answer in double quotes and in
+    # single quotes ("grew familiar with 'Taurus' and ..."), as Daily Mail quotes speech
+    texts = ['taken from the single "Taurus" by Spirit.',
+             "Page grew familiar with 'Taurus' and the rest.", "Neill met O'Neill."]
+    out = consistent_mentions(texts, [[(23, 29, "WORK_OF_ART")], [], [(0, 5, "PERSON")]])
+    assert [texts[1][s:e] for s, e, _ in out[1]] == ["Taurus"]
+    assert [texts[2][s:e] for s, e, _ in out[2]] == ["Neill"]

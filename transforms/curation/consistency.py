@@ -3,7 +3,8 @@
 An NER model tags a name in one sentence and misses it in the next; ReCoRD's spans do not
 ("Trump", "Ward" and "Twitter" are marked at every occurrence in the real samples). So:
 - a string tagged as an entity once in an article is tagged at its other occurrences
-  (whole words, case-sensitive, where no mention is already marked);
+  (whole words, case-sensitive, where no mention is already marked; inside single quotes
+  too, "grew familiar with 'Taurus'", but never inside a word, "O'Neill");
 - a string carries one label across the article, the one it gets most often;
 - a person's surname alone is a mention of a person ("Ward" for "Kelli Ward");
 - a hyphen-joined pair whose two sides are entities of the article on their own is two
@@ -92,7 +93,8 @@ def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple
         for name in names:     # longest first
             if name not in text:
                 continue
-            pattern = r"(?<![\w'’#@-])" + re.escape(name) + r"(?![\w-])"
+            # not inside a word ("O'Neill" has no "Neill"); after an opening quote, yes
+            pattern = r"(?<![\w#@-])(?<!\w['’])" + re.escape(name) + r"(?![\w-])"
             for m in re.finditer(pattern, text):
                 inside = whole_name_over(current, m.start(), m.end(), " " in name)
                 if inside is not None:
