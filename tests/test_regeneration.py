@@ -92,3 +92,33 @@ def test_the_command_reads_any_record_file(record_format_dir, tmp_path):
          "--json", str(out)])
     assert result["passages"] == 5 and result["queries"] == 11
     assert json.loads(out.read_text())["regenerated"] == result["regenerated"]
+
+
+# our own text in ReCoRD's layout: a lone surname, an acronym beside its lower case, a
+# name in single quotes; the answers ReCoRD's coreference gives are every such mention
+OWN_BODY = ("Former Atlanta Falcons quarterback Michael Vick has signed a one-year deal with "
+            "the Pittsburgh Steelers, the club announced on Tuesday. Vick, 35, spent last "
+            "season with the New York Jets, where he started three games. Coach Mike Tomlin "
+            "told us that the US-born player would back up Ben Roethlisberger. 'Vick is "
+            "still one of the fastest men in the league,' Tomlin said after practice.")
+OWN_HIGHLIGHTS = ("Michael Vick joins the Pittsburgh Steelers on a one-year contract",
+                  "Vick will back up Ben Roethlisberger, who has a knee injury")
+
+
+def own_passage(query, answer_text):
+    text = rx.HIGHLIGHT.join((OWN_BODY,) + OWN_HIGHLIGHTS)
+    spans = sorted({s for name in ("Michael Vick", "Vick") for s in rx.word_spans(text, name)})
+    spans = [s for s in spans if not any(o != s and o[0] <= s[0] and s[1] <= o[1]
+                                         for o in spans)]
+    answers = tuple((s, e, text[s:e]) for s, e in spans)
+    assert {a[2] for a in answers} == set(answer_text)
+    return rx.GoldPassage("own", "cnn", text, tuple(spans),
+                          (rx.GoldQuery("own-1", query, answers),))
+
+
+def test_own_text_lone_surnames_answer_with_the_full_name(annotator):
+    p = own_passage("Speaking at the team's training camp on Wednesday, @placeholder said he "
+                    "had never felt better going into a season.", ("Michael Vick", "Vick"))
+    result = regeneration.evaluate([p], annotator, SentenceConfig())
+    assert result["regenerated"] == 1, result["misses"]
+    assert result["answers_cover_gold"] == 1.0, result["misses"]
