@@ -14,8 +14,8 @@ Reported, per rule profile:
 - `answers_cover_gold`: share of those whose answers include every gold answer span;
 - `entities`: exact-span precision and recall of the passage entities against ReCoRD's;
 - `misses`: the cause of each real query not made (the rule that rejected its sentence,
-  or `sentence_split`, `ner_miss`, `span_boundary`, `no_answer` (coreference), a
-  passage or cleaning reject).
+  or `clean_changed_sentence` (cleaning cut a piece off it), `sentence_split`,
+  `ner_miss`, `span_boundary`, `no_answer` (coreference), a passage or cleaning reject).
 
     python -m benchmarks.regeneration [--record_json F]... [--superglue_jsonl F]...
         [--hf_jsonl F]... [--rules record|paper] [--show] [--json OUT]
@@ -148,6 +148,9 @@ def query_outcome(p: rx.GoldPassage, q: rx.GoldQuery, fill, annotator, config, r
     n_body = body_paragraphs(p)
     if isinstance(cleaned, dict) or not n_body:
         return "clean:" + (cleaned["reason"] if isinstance(cleaned, dict) else "body"), None, ""
+    rest = cleaned.paragraphs[n_body:]
+    if norm(fill[0]) not in {norm(x) for x in rest}:
+        return "clean_changed_sentence", None, " | ".join(rest)
     annotated = annotator.annotate([cleaned])[0]
     pconf = PassageConfig(min_prefix_tokens=max(1, sum(x.n_tokens for x in
                                                        annotated.paragraphs[:n_body])),
