@@ -1,4 +1,4 @@
-from transforms.generation.passages import CandidateSentence, Entity
+from transforms.generation.passages import CandidateSentence, Entity, name_in_text
 from transforms.generation.sentences import (SentenceConfig, entities_have_passage_antecedent,
                                   has_min_tokens, is_not_question, select_sentence,
                                   shares_no_ngram)
@@ -111,6 +111,15 @@ def test_record_ngram_rule_keeps_case():
     assert not shares_no_cased_ngram(s, frozenset({("she", "gave", "birth")}))
     assert select_sentence(s, frozenset({("She", "gave", "birth")}), frozenset({"nuria"})) \
         is None
+
+
+def test_a_name_is_written_in_the_passage_as_whole_words_case_kept():
+    passage = "Atlanta Falcons quarterback Michael Vick's deal, the US Army said."
+    assert name_in_text("Vick", passage) and name_in_text("Vick's", passage)
+    assert name_in_text("the Falcons", passage)
+    assert not name_in_text("Mich", passage)          # whole words
+    assert not name_in_text("vick", passage)          # case kept
+    assert not name_in_text("Army", passage)          # a generic word alone is no name
 
 
 def test_record_precedent_is_coreference_or_the_name_written_in_the_passage():

@@ -12,6 +12,7 @@ from typing import Union
 from transforms.curation.annotation import AnnotatedArticle
 from transforms.ingestion.articles import Article
 from transforms.curation.coref import CoreferenceResolver, RuleBasedResolver
+from transforms.curation.names import GENERIC_ORG_WORDS
 from transforms.core.config import setting
 from transforms.core.hashing import short_digest
 from transforms.core.schema import rejected_row
@@ -95,10 +96,13 @@ _POSSESSIVE_END = re.compile(r"(?:'s|’s|'|’)$")
 
 def name_in_text(name: str, text: str) -> bool:
     """The name is written in the text as whole words, case kept ("Vick" in "Michael
-    Vick's"; a possessive and a leading "the" of the mention do not count)."""
+    Vick's"; a possessive and a leading "the" of the mention do not count); a generic
+    word alone ("Army", "National", "Post") is no name."""
     name = _POSSESSIVE_END.sub("", name.strip())
     if name.startswith(("the ", "The ")) and len(name) > 4:
         name = name[4:]
+    if name.lower() in GENERIC_ORG_WORDS:
+        return False
     return bool(name) and re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text) is not None
 
 
