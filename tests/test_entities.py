@@ -208,3 +208,24 @@ def test_a_closing_quote_ends_a_name_and_interjections_are_none():
     assert marked(text, "Labour' Eddie Izzard", "ORG") == ["Labour", "Eddie Izzard"]
     assert marked('joins in with the "Bye, Bye" chorus', "Bye") == []
     assert marked("He met Byers there", "Byers") == ["Byers"]
+
+
+def test_an_acronym_is_tagged_everywhere_though_its_lower_case_is_a_word():
+    # "us" is a pronoun, "US" a country: the lower-case guard ("Drew up" / "drew") is for
+    # capitalised common words, not for acronyms
+    texts = ["The US said it would help.", "Officials told us the US had no choice.",
+             "Drew up plans, they drew maps."]
+    out = consistent_mentions(texts, [[(4, 6, "GPE")], [], [(0, 4, "PERSON")]])
+    assert out[1] == [(22, 24, "GPE")]
+    assert texts[1][22:24] == "US"
+    assert out[2] == [(0, 4, "PERSON")]        # "drew" written: "Drew" not spread further
+
+
+def test_a_name_in_single_quotes_is_tagged_but_not_inside_a_word():
+    # the ReCoRD paper's Figure 1 passage: "Taurus" is an answer in double quotes and in
+    # single quotes ("grew familiar with 'Taurus' and ..."), as Daily Mail quotes speech
+    texts = ['taken from the single "Taurus" by Spirit.',
+             "Page grew familiar with 'Taurus' and the rest.", "Neill met O'Neill."]
+    out = consistent_mentions(texts, [[(23, 29, "WORK_OF_ART")], [], [(0, 5, "PERSON")]])
+    assert [texts[1][s:e] for s, e, _ in out[1]] == ["Taurus"]
+    assert [texts[2][s:e] for s, e, _ in out[2]] == ["Neill"]

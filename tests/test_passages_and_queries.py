@@ -150,3 +150,19 @@ def test_entity_words_and_plain_ngrams(annotated):
     assert passage_ngrams(p, SentenceConfig(rules="paper")) == p.trigrams()
     assert list(plain_ngrams(("a", "b", "c", "d"), (False, False, False, True), 3)) == [
         ("a", "b", "c")]
+
+
+def test_record_ngrams_keep_case_and_skip_entity_words(annotated):
+    p = build_passage(annotated)
+    cased = p.cased_ngrams()
+    assert passage_ngrams(p, SentenceConfig(rules="record")) == cased
+    two_words = [e.text.split() for e in p.entities if len(e.text.split()) == 2]
+    assert two_words
+    for a, b in two_words:     # no n-gram holds a name's words
+        assert not any(g[i:i + 2] == (a, b) for g in cased for i in range(2))
+    assert any(w[0].isupper() for g in cased for w in g)        # written as in the text
+    # every candidate sentence knows which of its entities are named in the passage
+    for s in p.sentences:
+        assert len(s.named_in_passage) == len(s.mentions)
+        for m, named in zip(s.mentions, s.named_in_passage):
+            assert not named or m.text.removesuffix("'s") in p.text

@@ -1,6 +1,6 @@
 import pytest
 
-from transforms.generation.passages import CandidateSentence, Entity
+from transforms.generation.passages import CandidateSentence, Entity, name_in_text
 from transforms.generation.sentences import (SentenceConfig, entities_have_passage_antecedent,
                                   has_min_tokens, is_not_question, select_sentence,
                                   shares_no_ngram)
@@ -60,12 +60,8 @@ def test_select_sentence_reports_the_first_failed_rule():
 # ---- rule profiles (issue 12) ----------------------------------------------------------
 from transforms.core.rules import Rule  # noqa: E402
 from transforms.generation.sentences import (PAPER_RULES, RECORD_RULES, SENTENCE_RULES,  # noqa: E402
-                                             last_char_not_question, shares_no_plain_ngram)
-
-
-def flagged(text, entity_words, mentions=()):
-    s = sentence(text, mentions)
-    return CandidateSentence(0, s.text, s.n_tokens, s.words, s.mentions, tuple(entity_words))
+                                             entities_have_passage_precedent,
+                                             last_char_not_question, shares_no_cased_ngram)
 
 
 def test_two_rule_tables_in_the_rules_convention():
@@ -89,22 +85,57 @@ def test_record_question_rule_reads_the_last_character():
     assert select_sentence(s, frozenset(), clusters, SentenceConfig(rules="record")) is None
 
 
+NEW_YORK = (33, 41, "New York", "GPE", "new york")
+
+
 def test_record_ngram_rule_ignores_ngrams_touching_entity_words():
-    # "of new york" lies across a name: no paraphrase; "met with farmers" is one
+    # "of New York" lies across a name: no paraphrase; "to meet farmers" is one
     text = "Obama later flew to the state of New York to meet farmers there."
-    words = sentence(text).words
-    flags = [w in ("obama", "new", "york") for w in words]
-    s = flagged(text, flags, [OBAMA])
-    grams = frozenset({("of", "new", "york"), ("obama", "later", "flew")})
-    assert not shares_no_ngram(s.words, grams)
-    assert shares_no_plain_ngram(s, grams)
-    clusters = frozenset({"barack obama"})
-    assert select_sentence(s, grams, clusters, SentenceConfig(rules="paper")) \
+    s = sentence(text, [OBAMA, NEW_YORK])
+    assert text[33:41] == "New York"
+    lower = frozenset({("of", "new", "york")})
+    cased = frozenset({("of", "New", "York"), ("Obama", "later", "flew")})
+    assert not shares_no_ngram(s.words, lower)
+    assert shares_no_cased_ngram(s, cased)
+    clusters = frozenset({"barack obama", "new york"})
+    assert select_sentence(s, lower, clusters, SentenceConfig(rules="paper")) \
         == "shares_3gram_with_passage"
-    assert select_sentence(s, grams, clusters, SentenceConfig(rules="record")) is None
-    paraphrase = grams | {("to", "meet", "farmers")}
+    assert select_sentence(s, cased, clusters, SentenceConfig(rules="record")) is None
+    paraphrase = cased | {("to", "meet", "farmers")}
     assert select_sentence(s, paraphrase, clusters, SentenceConfig(rules="record")) \
         == "shares_3gram_with_passage"
+
+
+def test_record_ngram_rule_keeps_case():
+    # real SuperGLUE train sample: the passage has "She gave birth in prison", ReCoRD
+    # kept "The baby she gave birth to is her husbands ..." (a case-sensitive check)
+    text = "The baby she gave birth to is her husbands, but Nuria has refused."
+    s = sentence(text, [(48, 53, "Nuria", "PERSON", "nuria")])
+    assert shares_no_cased_ngram(s, frozenset({("She", "gave", "birth")}))
+    assert not shares_no_cased_ngram(s, frozenset({("she", "gave", "birth")}))
+    assert select_sentence(s, frozenset({("She", "gave", "birth")}), frozenset({"nuria"})) \
+        is None
+
+
+def test_a_name_is_written_in_the_passage_as_whole_words_case_kept():
+    passage = "Atlanta Falcons quarterback Michael Vick's deal, the US Army said."
+    assert name_in_text("Vick", passage) and name_in_text("Vick's", passage)
+    assert name_in_text("the Falcons", passage)
+    assert not name_in_text("Mich", passage)          # whole words
+    assert not name_in_text("vick", passage)          # case kept
+    assert not name_in_text("Army", passage)          # a generic word alone is no name
+
+
+def test_record_precedent_is_coreference_or_the_name_written_in_the_passage():
+    s = sentence(LONG, [OBAMA])
+    named = CandidateSentence(0, s.text, s.n_tokens, s.words, s.mentions, (), (True,))
+    assert not entities_have_passage_precedent(s, frozenset({"joe biden"}))
+    assert entities_have_passage_precedent(named, frozenset({"joe biden"}))
+    assert entities_have_passage_precedent(s, frozenset({"barack obama"}))
+    # the paper profile reads coreference only
+    assert select_sentence(named, frozenset(), frozenset(), SentenceConfig(rules="paper")) \
+        == "entity_not_in_passage"
+    assert select_sentence(named, frozenset(), frozenset()) is None
 
 
 # ---- sentence splitting (boundaries.py) on real text with the real spaCy pipeline -------

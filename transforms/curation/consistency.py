@@ -3,7 +3,8 @@
 An NER model tags a name in one sentence and misses it in the next; ReCoRD's spans do not
 ("Trump", "Ward" and "Twitter" are marked at every occurrence in the real samples). So:
 - a string tagged as an entity once in an article is tagged at its other occurrences
-  (whole words, case-sensitive, where no mention is already marked);
+  (whole words, case-sensitive, where no mention is already marked; inside single quotes
+  too, "grew familiar with 'Taurus'", but never inside a word, "O'Neill");
 - a string carries one label across the article, the one it gets most often;
 - a person's surname alone is a mention of a person ("Ward" for "Kelli Ward");
 - a hyphen-joined pair whose two sides are entities of the article on their own is two
@@ -13,7 +14,8 @@ An NER model tags a name in one sentence and misses it in the next; ReCoRD's spa
   the model made inside it ("ADAC Formula 4", not "Formula" alone);
 - a demonym right before a name made with a number is part of it ("German Formula 4").
 Not propagated: a one-word string that also appears in lower case in the article (a common
-word capitalised at a sentence start: "Drew up plans" / "drew"), month and day names.
+word capitalised at a sentence start: "Drew up plans" / "drew"; an acronym is no such word:
+"US" is tagged though "us" is written), month and day names.
 Mentions are (start, end, label) triples, offsets inside their segment's text.
 """
 import collections
@@ -48,7 +50,14 @@ def majority_labels(texts: Sequence[str], mention_lists) -> dict:
 def propagatable(name: str, lower_words: set) -> bool:
     if len(name) < 2 or name in NEVER_PROPAGATED or not re.search(r"[A-Z]", name):
         return False
-    return " " in name or name.lower() not in lower_words
+    # an acronym is no common word capitalised: "US" is tagged though "us" is written
+    return " " in name or name.lower() not in lower_words or is_acronym(name)
+
+
+def is_acronym(name: str) -> bool:
+    """Two or more capitals and nothing else but dots: "US", "U.S.", "NFL"."""
+    letters = name.replace(".", "")
+    return len(letters) >= 2 and letters.isalpha() and letters.isupper()
 
 
 def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple]]:
@@ -84,7 +93,8 @@ def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple
         for name in names:     # longest first
             if name not in text:
                 continue
-            pattern = r"(?<![\w'’#@-])" + re.escape(name) + r"(?![\w-])"
+            # not inside a word ("O'Neill" has no "Neill"); after an opening quote, yes
+            pattern = r"(?<![\w#@-])(?<!\w['’])" + re.escape(name) + r"(?![\w-])"
             for m in re.finditer(pattern, text):
                 inside = whole_name_over(current, m.start(), m.end(), " " in name)
                 if inside is not None:

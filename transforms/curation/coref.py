@@ -119,6 +119,15 @@ def is_short_form(alias: str, full: str) -> bool:
             and alias not in GENERIC_ORG_WORDS and len(alias) >= 3)
 
 
+def trailing_names(name: str) -> list:
+    """The names a name of several words ends with, longest first: 'gran colombia' ->
+    ['colombia']; 'trainwreck amy schumer' -> ['amy schumer', 'schumer']; never what
+    follows a function word ('recording industry of america' does not end in a name)."""
+    words = name.split()
+    return [" ".join(words[k:]) for k in range(1, len(words))
+            if words[k] not in GENERIC_ORG_WORDS and words[k - 1] not in _STOP_IN_ACRONYM]
+
+
 def is_typo_of(a: str, b: str) -> bool:
     """One edit apart, inside a long enough word (see the module docstring)."""
     if a == b or Levenshtein.distance(a, b) != 1:
@@ -154,6 +163,32 @@ def _rank(name: str):
     return (-len(name.split()), -len(name), name)
 
 
+PLACE_LABELS = {"GPE", "LOC", "FAC"}   # one kind: small models mix them ("Gran Colombia" FAC)
+
+
+def _is_place(label) -> bool:
+    return label in PLACE_LABELS
+
+
+def _trailing_targets(name: str, distinct, top: dict) -> set:
+    """A name links to the longest other name of the article it ends with ("Gran
+    Colombia" -> "Colombia", as ReCoRD's answers link them; "Pittsburgh Steelers" ->
+    "Steelers", even where a small model tags the short form a person), a place only to
+    a place ("Real Madrid" (ORG) never -> "Madrid" (GPE)); a person's lone surname is left
+    to the name-part rule, and a tail that ends two names links to neither."""
+    known = set(distinct)
+    for tail in trailing_names(name):
+        if top[name] in PERSON_LABELS and " " not in tail:
+            continue      # a surname: the name-part rule links it, or finds it ambiguous
+        if any(n != name and n.endswith(" " + tail) for n in known):
+            continue      # two names end with it ("Jane Smith", "John Smith"): neither
+        code = country_of(tail)
+        key = "country:" + code if code and "country:" + code in known else tail
+        if key in known and _is_place(top.get(key)) == _is_place(top[name]):
+            return {key}
+    return set()
+
+
 class RuleBasedResolver:
     """Deterministic clustering: the same mentions always give the same clusters."""
 
@@ -177,6 +212,7 @@ class RuleBasedResolver:
         group = {n: all(lab in GROUP_LABELS for lab in labels[n]) for n in distinct}
         org = {n: sum(labels[n][lab] for lab in ORG_LABELS) * 2 >= sum(labels[n].values())
                for n in distinct}
+        top = {n: labels[n].most_common(1)[0][0] for n in distinct}
         uf = _Union(distinct)
         plain = [n for n in distinct if not n.startswith("country:")]
         # misspelled variants of one name
@@ -185,6 +221,9 @@ class RuleBasedResolver:
                 if (person[a] or person[b]) and is_typo_of(a, b):
                     uf.union(a, b)
         multi = [n for n in plain if " " in n]
+        for name in multi:          # before the aliases, so they see one entity
+            for target in _trailing_targets(name, distinct, top):
+                uf.union(name, target)
         surnames = {}
         for full in multi:
             if person[full]:

@@ -5,12 +5,14 @@ has no paragraph breaks, or a paragraph runs over 150 tokens) that reaches 100 t
 layout (`\n@highlight\n<highlight>`). The rest of the article yields candidate sentences;
 a sentence repeated word for word (a Daily Mail caption repeating the body) counts once.
 """
+import re
 from dataclasses import dataclass
 from typing import Union
 
 from transforms.curation.annotation import AnnotatedArticle
 from transforms.ingestion.articles import Article
 from transforms.curation.coref import CoreferenceResolver, RuleBasedResolver
+from transforms.curation.names import GENERIC_ORG_WORDS
 from transforms.core.config import setting
 from transforms.core.hashing import short_digest
 from transforms.core.schema import rejected_row
@@ -48,6 +50,7 @@ class CandidateSentence:
     words: tuple
     mentions: tuple   # of Entity
     entity_words: tuple = ()   # per word: True where it lies in an entity mention
+    named_in_passage: tuple = ()   # per mention: its name is written in the passage
 
 
 @dataclass(frozen=True)
@@ -71,8 +74,49 @@ class Passage:
         return frozenset(g for words, f in zip(self.sentence_words, flags)
                          for g in plain_ngrams(words, f, n))
 
+    def cased_ngrams(self, n: int = 3) -> frozenset:
+        """The word n-grams of the passage body and of each highlight as written (case
+        kept), none touching an entity word (the record profile's 3-gram reading)."""
+        out, offset = set(), 0
+        for part in self.text.split(HIGHLIGHT_SEP):
+            end = offset + len(part)
+            spans = [(e.start - offset, e.end - offset) for e in self.entities
+                     if offset <= e.start and e.end <= end]
+            out.update(cased_ngrams(cased_words(part, spans), n))
+            offset = end + len(HIGHLIGHT_SEP)
+        return frozenset(out)
+
     def clusters(self) -> frozenset:
         return frozenset(e.cluster for e in self.entities)
+
+
+_WORD = re.compile(r"\w+(?:[-'’.]\w+)*")
+_POSSESSIVE_END = re.compile(r"(?:'s|’s|'|’)$")
+
+
+def name_in_text(name: str, text: str) -> bool:
+    """The name is written in the text as whole words, case kept ("Vick" in "Michael
+    Vick's"; a possessive and a leading "the" of the mention do not count); a generic
+    word alone ("Army", "National", "Post") is no name."""
+    name = _POSSESSIVE_END.sub("", name.strip())
+    if name.startswith(("the ", "The ")) and len(name) > 4:
+        name = name[4:]
+    if name.lower() in GENERIC_ORG_WORDS:
+        return False
+    return bool(name) and re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text) is not None
+
+
+def cased_words(text: str, spans=()) -> list:
+    """(word, in an entity) for the words of `text` as written, case kept, punctuation
+    left out; `spans` are the (start, end) of its entity mentions."""
+    return [(m.group(), any(m.start() < e and s < m.end() for s, e in spans))
+            for m in _WORD.finditer(text)]
+
+
+def cased_ngrams(words, n):
+    """The n-grams of `cased_words` output none of whose words lies in an entity."""
+    return (tuple(w for w, _ in words[i:i + n]) for i in range(len(words) - n + 1)
+            if not any(f for _, f in words[i:i + n]))
 
 
 def ngrams(words, n):
@@ -159,10 +203,13 @@ def build_passage(annotated: AnnotatedArticle, config: PassageConfig = PassageCo
         (m[2], m[3]) for _, ms, _ in sentences_raw for m in ms]
     keys = iter(resolver.clusters(all_mentions))
     entities = tuple(Entity(*m, cluster=next(keys)) for m in raw)
-    sentences = tuple(
-        CandidateSentence(i, text_, s.n_tokens, s.words,
-                          tuple(Entity(*m, cluster=next(keys)) for m in ms), s.entity_words)
-        for i, (s, ms, text_) in enumerate(sentences_raw))
+    sentences = []
+    for i, (s, ms, text_) in enumerate(sentences_raw):
+        mentions = tuple(Entity(*m, cluster=next(keys)) for m in ms)
+        sentences.append(CandidateSentence(
+            i, text_, s.n_tokens, s.words, mentions, s.entity_words,
+            tuple(name_in_text(m.text, text) for m in mentions)))
+    sentences = tuple(sentences)
 
     n_entities = len({e.cluster for e in entities})
     if n_entities < config.min_entities:

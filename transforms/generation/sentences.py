@@ -3,9 +3,11 @@ paper, in two rule tables (`--rules`):
 
 - `paper`: section 3.2 as written;
 - `record` (default): the rules as the released ReCoRD data shows they were applied: the
-  question rule looks at the last character (ReCoRD keeps sentences ending in `?"`), and
-  the 3-gram rule ignores n-grams that touch entity words (shared 3-grams inside or across
-  names, "of New York", do not make a sentence a paraphrase). See docs/rules.md.
+  question rule looks at the last character (ReCoRD keeps sentences ending in `?"`); the
+  3-gram rule compares words as written (case kept) and ignores n-grams that touch entity
+  words ("of New York" does not make a sentence a paraphrase); an entity has its
+  precedent when it is coreferent with a passage entity or its name is written in the
+  passage. See docs/rules.md (measured by benchmarks/regeneration.py).
 
 `select_sentence` applies a table in order and reports the first rule that fails
 (transforms/core/rules.py convention: check(sentence, context, config)).
@@ -15,7 +17,8 @@ from typing import NamedTuple, Optional
 
 from transforms.core.config import setting
 from transforms.core.rules import Rule, first_rejection
-from transforms.generation.passages import CandidateSentence, Passage, ngrams, plain_ngrams
+from transforms.generation.passages import (CandidateSentence, Passage, cased_ngrams,
+                                            cased_words, ngrams)
 
 STAGE = "sentence"
 PROFILES = ("record", "paper")
@@ -60,11 +63,12 @@ def shares_no_ngram(words, passage_ngrams: frozenset, n: int = 3) -> bool:
     return not any(g in passage_ngrams for g in ngrams(words, n))
 
 
-def shares_no_plain_ngram(sentence: CandidateSentence, passage_ngrams: frozenset,
+def shares_no_cased_ngram(sentence: CandidateSentence, passage_ngrams: frozenset,
                           n: int = 3) -> bool:
-    """No shared n-gram among those that touch no entity word of the sentence."""
-    return not any(g in passage_ngrams
-                   for g in plain_ngrams(sentence.words, sentence.entity_words, n))
+    """record: no shared n-gram of words as written (case kept: "She gave birth" in the
+    passage does not reject "she gave birth to"), among those touching no entity word."""
+    words = cased_words(sentence.text, [(m.start, m.end) for m in sentence.mentions])
+    return not any(g in passage_ngrams for g in cased_ngrams(words, n))
 
 
 def has_named_entity(sentence: CandidateSentence) -> bool:
@@ -73,6 +77,13 @@ def has_named_entity(sentence: CandidateSentence) -> bool:
 
 def entities_have_passage_antecedent(sentence: CandidateSentence, clusters: frozenset) -> bool:
     return all(m.cluster in clusters for m in sentence.mentions)
+
+
+def entities_have_passage_precedent(sentence: CandidateSentence, clusters: frozenset) -> bool:
+    """record: every entity is coreferent with a passage entity, or its name is written
+    in the passage (a mention there that NER or coreference missed)."""
+    named = sentence.named_in_passage or (False,) * len(sentence.mentions)
+    return all(m.cluster in clusters or n for m, n in zip(sentence.mentions, named))
 
 
 MIN_TOKENS = Rule("min_tokens", "under_{min_tokens}_tokens",
@@ -94,19 +105,21 @@ RECORD_RULES = (
     MIN_TOKENS,
     Rule("not_question_last_char", "question",
          lambda s, ctx, c: last_char_not_question(s.text)),
-    Rule("no_shared_ngram_outside_entities", "shares_{max_shared_ngram}gram_with_passage",
-         lambda s, ctx, c: shares_no_plain_ngram(s, ctx.passage_ngrams, c.max_shared_ngram)),
+    Rule("no_shared_cased_ngram_outside_entities", "shares_{max_shared_ngram}gram_with_passage",
+         lambda s, ctx, c: shares_no_cased_ngram(s, ctx.passage_ngrams, c.max_shared_ngram)),
     HAS_ENTITY,
-    ENTITIES_IN_PASSAGE,
+    Rule("entities_have_passage_precedent", "entity_not_in_passage",
+         lambda s, ctx, c: entities_have_passage_precedent(s, ctx.passage_clusters)),
 )
 SENTENCE_RULES = {"paper": PAPER_RULES, "record": RECORD_RULES}
 
 
 def passage_ngrams(passage: Passage, config: SentenceConfig = SentenceConfig()) -> frozenset:
-    """The passage n-grams the profile's 3-gram rule compares with (record: those that
-    touch no entity word)."""
-    return passage.trigrams(config.max_shared_ngram,
-                            outside_entities=config.rules == "record")
+    """The passage n-grams the profile's 3-gram rule compares with (record: words as
+    written, those that touch no entity word; paper: every lower-cased word n-gram)."""
+    if config.rules == "record":
+        return passage.cased_ngrams(config.max_shared_ngram)
+    return passage.trigrams(config.max_shared_ngram)
 
 
 def select_sentence(sentence: CandidateSentence, passage_ngrams: frozenset,
