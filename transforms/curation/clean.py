@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from transforms.ingestion.articles import Article
+from transforms.curation import wraps
 from transforms.curation.fragments import NOT_LINK_HEADLINE, NOT_STAT_BOX, split_fragments
 from transforms.core.config import setting
 from transforms.core.rules import Reject, Rule, first_rejection
@@ -268,24 +269,36 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig(),
     if article.n_chars > config.max_article_chars:
         return reject("article_too_long",
                       f"{article.n_chars} characters > {config.max_article_chars}")
-    raw_first = article.paragraphs[0] if article.paragraphs else ""
+    body = article.paragraphs
+    if wraps.broken_lines(body):   # a .story of the page's lines: the loader's layout
+        body = (wraps.loader_join(wraps.story_lines(body)),)
+    raw_first = body[0] if body else ""
     source = infer_source(article, raw_first)
-    paragraphs, head = [], True
-    for i, p in enumerate(article.paragraphs):
+    cleaned, head = [], True
+    for i, p in enumerate(body):
         if head:   # byline pieces may fill the first paragraphs
             p = fix_dateline(strip_dailymail_byline(normalise_whitespace(p)))
             head = not p.strip()
         p = clean_paragraph(p)
-        if i == len(article.paragraphs) - 1:
+        if i == len(body) - 1:
             p = strip_trailing_credit(p)
-        if not p.strip() and dropped is not None and article.paragraphs[i].strip():
+        if not p.strip() and dropped is not None and body[i].strip():
             dropped["cleaned_away"] += 1     # a link line, a byline, 'E-mail to a friend'
+        cleaned.append(p)
+    wrapped = any(wraps.has_wrap_dots(p) for p in cleaned)
+    paragraphs = []
+    for p in cleaned:
+        if wrapped:   # lines broken where the page broke them (wraps.py)
+            p, cut = wraps.repair(p, source)
+            if dropped is not None:
+                dropped.update(why.reason for _, why in cut)
         for piece, why in paragraph_pieces(p, source):
             if why is None:
                 paragraphs.append(piece)
             elif dropped is not None:
                 dropped[why.reason] += 1
-    highlights = tuple(h for h in (clean_paragraph(h) for h in article.highlights) if h)
+    highlights = tuple(h for h in (wraps.repair_highlight(clean_paragraph(h))
+                                   for h in article.highlights) if h)
     if not paragraphs and not highlights:
         return reject("empty_article", "no text after cleaning")
     if not paragraphs:

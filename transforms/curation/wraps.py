@@ -1,0 +1,232 @@
+"""Line-wrap repair (paper section 3.1, curation): sentences back from text whose lines
+were broken where the web page broke them.
+
+Daily Mail pages broke lines inside sentences (around pictures) and after photo captions.
+In the rc-data `.story` files each such line is a paragraph of its own; the Hugging Face
+`cnn_dailymail` loader strips each line, appends " ." to every line that ends in none of
+`. ! ? ' ` " ’ ” )`, and joins the article's lines with single spaces. So its text reads
+"... said the . couple were ..." and "... in 2009 . Frank with one of his three
+grandchildren . He ...": a "wrap dot" (space, dot) where a line ended. A sentence end of
+the raw text has no space before its dot ("in the U.S. He said"), so the two are told
+apart by the space.
+
+Both layouts are repaired the same way: a `.story` whose lines are broken mid-sentence is
+first put into the loader's layout (`loader_join`), then each line ending in a wrap dot
+(`repair`) is
+- joined to the next (the dot removed) when the next opens with a lower-case word, the
+  line ends in a word or mark that cannot end a sentence ("the", "of", ",", ":"), or it
+  ends inside an open quotation;
+- dropped when it is a caption: a short line set off by wrap dots with no finite verb
+  ("Frank with one of his three grandchildren"), or a video line ("VIDEO Scroll down to
+  watch"): `WRAP_LINE_RULES` names them and their reasons (the transforms/core/rules.py
+  convention), counted by clean.py with the other pieces it drops;
+- else a sentence end: the wrap dot becomes the line's full stop.
+Pure functions; no Beam.
+"""
+import re
+from typing import List, NamedTuple, Optional, Tuple
+
+from transforms.core.rules import Reject, Rule, first_rejection
+
+# what the loader takes as a line's end (its END_TOKENS): any other line gets " ."
+LINE_ENDS = (".", "!", "?", "'", "`", '"', "’", "”", ")")
+WRAP_DOT = re.compile(r"(?<=[^\s.!?]) \.(?=\s|$)")
+# a wrap dot left behind a line that cleaning removed ("... September. Watch X » .")
+_STRAY_DOT = re.compile(r"(?<=[.!?'\"’”)]) \.(?=\s|$)")
+# text tokenised PTB-style ("He said , ...") has spaces before every mark: not this layout
+_TOKENISED = re.compile(r" [,;:] | n't\b| 's\b")
+MAX_CAPTION_WORDS = 25
+MAX_VIDEO_CHARS = 200
+# a sentence end inside a line; the word before it is no abbreviation
+_END = re.compile(r"[.!?][\"'”’)\]]*\s+(?=\S)")
+_ABBREVIATION = re.compile(r"(?:^|\s)(?:[A-Z]\.)+$|(?:^|\s)(?:Mr|Mrs|Ms|Dr|St|No|Sen|Rep|Gov|Gen|"
+                           r"Lt|Col|Sgt|Capt|Prof|Rev|Jr|Sr|Inc|Co|Corp|Ltd|vs|[A-Z])\.$")
+# words a sentence cannot end with: the line goes on past its wrap dot
+JOINING_WORDS = frozenset({
+    "the", "a", "an", "of", "to", "in", "on", "at", "by", "for", "with", "from", "into",
+    "onto", "about", "as", "than", "and", "or", "but", "nor", "his", "her", "their", "its",
+    "my", "our", "your", "this", "these", "those", "who", "whom", "whose", "which", "when",
+    "while", "where", "whether", "because", "if", "although", "though", "is", "was", "are",
+    "were", "be", "been", "being", "has", "have", "had", "will", "would", "can", "could",
+    "should", "may", "might", "must", "shall", "do", "does", "did", "not", "said", "says",
+    "told", "tells", "added", "explained", "revealed", "very", "so", "such", "more", "most",
+    "after", "before", "during", "over", "under", "between", "against", "without", "like",
+    "mr", "mrs", "ms", "dr", "miss", "prof", "sir", "st", "that",
+})
+JOINING_MARKS = (",", ";", ":", "-", "–", "—", "(", "/", "&", "+")
+# a finite verb or a subject pronoun makes a line a sentence, not a caption
+_FINITE = frozenset({
+    "is", "was", "are", "were", "am", "has", "have", "had", "will", "would", "can", "could",
+    "should", "may", "might", "must", "shall", "do", "does", "did", "said", "says", "say",
+    "told", "tells", "i", "he", "she", "we", "they", "you", "it",
+})
+_CONTRACTION = re.compile(r"(?:n't|'s|'re|'ve|'ll|'d|'m)$")
+VIDEO_LINE = re.compile(
+    r"^\(?(?:VIDEO|WATCH|Watch(?: the)? video|Video)\b.*$|^.*\b(?i:scroll (?:down|up))\b.*$")
+_WORD_CORE = re.compile(r"^[^\w]+|[^\w']+$")
+
+
+class Line(NamedTuple):
+    """A line that ended in a wrap dot, with what a rule needs to judge it."""
+    text: str               # from its start (a wrap dot or a sentence end) to its wrap dot
+    whole: bool             # set off by a wrap dot on its left too
+    after_open: bool        # the text before it is a sentence still going on
+    next_text: str          # the text after its wrap dot
+    in_quote: bool          # it stands inside an open quotation
+
+
+def _core(word: str) -> str:
+    return _WORD_CORE.sub("", word).lower().replace("’", "'")
+
+
+def ends_line(text: str) -> bool:
+    """The loader's test: a line ending in one of LINE_ENDS gets no dot."""
+    return text.endswith(LINE_ENDS)
+
+
+def loader_join(lines) -> str:
+    """Lines as the Hugging Face loader joins them: " ." after each line that ends in
+    none of LINE_ENDS, single spaces between."""
+    lines = [ln.strip() for ln in lines]
+    return " ".join(ln if ends_line(ln) else ln + " ." for ln in lines if ln)
+
+
+def story_lines(paragraphs) -> List[str]:
+    return [ln.strip() for p in paragraphs for ln in p.split("\n") if ln.strip()]
+
+
+def broken_lines(paragraphs) -> bool:
+    """A `.story` laid out as the web page's lines: a line with no end mark followed by one
+    opening with a lower-case word (a sentence broken over two lines), or a Daily Mail
+    byline broken over lines ("By" alone)."""
+    lines = story_lines(paragraphs)
+    if lines and lines[0] == "By":
+        return True
+    return any(not ends_line(a) and b[:1].islower() for a, b in zip(lines, lines[1:]))
+
+
+def has_wrap_dots(text: str) -> bool:
+    """Text in the loader's layout: a wrap dot, and no PTB tokenisation."""
+    return bool(WRAP_DOT.search(text)) and len(_TOKENISED.findall(text)) < 3
+
+
+_QUOTE_MARKS = re.compile(
+    r"“|”|\"|(?:^|(?<=[\s(\[—–-]))[‘'](?=\w)|(?<=[\w.,!?;:…])[’'](?=[\s.,;:!?)\]—–-]|$)")
+
+
+def in_quote(text: str) -> bool:
+    """An opening quotation mark with no closing one after it (the last 600 characters).
+    A single quote opens at a word's start and closes at a word's end; inside a word it
+    is an apostrophe."""
+    double = straight = single = 0
+    for m in _QUOTE_MARKS.finditer(text[-600:]):
+        mark = m.group()
+        if mark == "“":
+            double += 1
+        elif mark == "”":
+            double = max(0, double - 1)
+        elif mark == '"':
+            straight ^= 1
+        elif m.end() < len(text[-600:]) and text[-600:][m.end()].isalnum() and \
+                (m.start() == 0 or not text[-600:][m.start() - 1].isalnum()):
+            single += 1
+        else:
+            single = max(0, single - 1)
+    return double > 0 or straight > 0 or single > 0
+
+
+def split_tail(text: str) -> Tuple[str, str]:
+    """(head, tail): the tail is the last line of `text`, after its last sentence end."""
+    cut = 0
+    for m in _END.finditer(text):
+        if not _ABBREVIATION.search(text[:m.start() + 1]):
+            cut = m.end()
+    return text[:cut].rstrip(), text[cut:].strip()
+
+
+def ends_open(text: str) -> bool:
+    """The text stops where no sentence can: a joining word or mark, or an open quote."""
+    text = text.rstrip()
+    if text.endswith(JOINING_MARKS):
+        return True
+    words = text.split()
+    return bool(words) and _core(words[-1]) in JOINING_WORDS or in_quote(text)
+
+
+def joins(before: str, after: str) -> bool:
+    """The wrap dot between `before` and `after` is no sentence end."""
+    return after[:1].islower() or ends_open(before)
+
+
+def end_sentence(text: str) -> str:
+    text = text.rstrip()
+    return text + "." if text[-1:].isalnum() or text[-1:] in "%]}" else text
+
+
+def is_video_line(line: Line) -> bool:
+    """"VIDEO Scroll down to watch", "Scroll down for video", "WATCH: ..." ending in a wrap dot."""
+    return len(line.text) <= MAX_VIDEO_CHARS and bool(VIDEO_LINE.match(line.text))
+
+
+def is_wrap_caption(line: Line) -> bool:
+    """A photo caption: a short line ending in a wrap dot, opening with a capital or a
+    number, with no finite verb or subject pronoun ("Frank with one of his three
+    grandchildren"); not inside a quotation, not ending where a sentence goes on, and not
+    the start of a sentence the next line carries on ("The couple's son . was born")."""
+    words = line.text.split()
+    if not 2 <= len(words) <= MAX_CAPTION_WORDS or line.in_quote:
+        return False
+    if not (words[0][:1].isupper() or words[0][:1].isdigit() or words[0][:1] in "'‘\"“"):
+        return False
+    if ends_open(line.text):
+        return False
+    if any(_core(w) in _FINITE or _CONTRACTION.search(_core(w)) for w in words):
+        return False
+    carried_on = line.next_text[:1].islower()
+    return not carried_on or (line.whole and line.after_open)
+
+
+NOT_VIDEO_LINE = Rule("not_video_line", "video_line", lambda line, s, c: not is_video_line(line))
+NOT_WRAP_CAPTION = Rule("not_wrap_caption", "wrap_caption",
+                        lambda line, s, c: not is_wrap_caption(line))
+WRAP_LINE_RULES = (NOT_VIDEO_LINE, NOT_WRAP_CAPTION)
+
+
+def repair(text: str, source: Optional[str] = None) -> Tuple[str, List[tuple]]:
+    """(text with its sentences restored, [(line, Reject)] of the lines dropped)."""
+    text = _STRAY_DOT.sub("", text)
+    parts = [p.strip() for p in WRAP_DOT.split(text)]
+    opened = [True] * (len(parts) - 1) + [False]    # a part ending in a wrap dot
+    dropped, buf, pending = [], "", False
+    for i, (part, is_open) in enumerate(zip(parts, opened)):
+        head, tail = split_tail(part) if is_open else (part, "")
+        if tail:
+            nxt = next((p for p in parts[i + 1:] if p), "")
+            whole = not head
+            line = Line(tail, whole, whole and pending and ends_open(buf), nxt,
+                        in_quote((buf + " " + head) if not (whole and pending) else buf))
+            why = first_rejection(WRAP_LINE_RULES, line, source)
+            if why is not None:
+                dropped.append((tail, why))
+                part, is_open = head, False
+                if not part:
+                    continue
+        if not part:
+            continue
+        if pending:
+            buf = (buf + " " + part) if joins(buf, part) else end_sentence(buf) + " " + part
+        else:
+            buf = (buf + " " + part).strip()
+        pending = is_open
+    if pending:
+        buf = end_sentence(buf)
+    return buf.strip(), dropped
+
+
+def repair_highlight(text: str) -> str:
+    """A highlight as the rc-data file has it: the loader's " ." at its end removed."""
+    return text[:-2].rstrip() if WRAP_DOT.search(text) and text.endswith(" .") else text
+
+
+def reasons(dropped) -> List[Reject]:
+    return [why for _, why in dropped]
