@@ -60,6 +60,20 @@ _FINITE = frozenset({
     "should", "may", "might", "must", "shall", "do", "does", "did", "said", "says", "say",
     "told", "tells", "i", "he", "she", "we", "they", "you", "it",
 })
+# past tenses: "bought the farm in 2009" is a sentence; "pictured", "dressed" make captions
+_PAST = frozenset({
+    "began", "became", "bought", "brought", "built", "came", "caught", "chose", "drove",
+    "fell", "felt", "found", "fought", "flew", "gave", "got", "grew", "heard", "held", "kept",
+    "knew", "led", "lost", "made", "met", "paid", "ran", "rose", "sat", "saw", "sent", "sold",
+    "spent", "spoke", "stood", "struck", "took", "thought", "told", "went", "won", "wrote",
+    "broke", "drew", "threw", "taught", "understood", "died",
+})
+CAPTION_PARTICIPLES = frozenset({
+    "pictured", "photographed", "snapped", "filmed", "captured", "dressed", "seated",
+    "surrounded", "flanked", "joined", "accompanied", "shown", "seen", "wearing", "posed",
+    "beloved", "retired", "married", "armed", "masked", "injured", "unveiled", "dubbed",
+    "named", "nicknamed", "aged", "based",
+})
 _CONTRACTION = re.compile(r"(?:n't|'s|'re|'ve|'ll|'d|'m)$")
 VIDEO_LINE = re.compile(
     r"^\(?(?:VIDEO|WATCH|Watch(?: the)? video|Video)\b.*$|^.*\b(?i:scroll (?:down|up))\b.*$")
@@ -163,6 +177,15 @@ def end_sentence(text: str) -> str:
     return text + "." if text[-1:].isalnum() or text[-1:] in "%]}" else text
 
 
+def _finite(word: str, i: int) -> bool:
+    """A finite verb or a subject pronoun; a lower-case past tense after the first word."""
+    w = _core(word)
+    if w in _FINITE or _CONTRACTION.search(w):
+        return True
+    return i > 0 and word[:1].islower() and (
+        w in _PAST or len(w) > 4 and w.endswith("ed") and w not in CAPTION_PARTICIPLES)
+
+
 def is_video_line(line: Line) -> bool:
     """"VIDEO Scroll down to watch", "Scroll down for video", "WATCH: ..." ending in a wrap dot."""
     return len(line.text) <= MAX_VIDEO_CHARS and bool(VIDEO_LINE.match(line.text))
@@ -180,7 +203,7 @@ def is_wrap_caption(line: Line) -> bool:
         return False
     if ends_open(line.text):
         return False
-    if any(_core(w) in _FINITE or _CONTRACTION.search(_core(w)) for w in words):
+    if any(_finite(w, i) for i, w in enumerate(words)):
         return False
     carried_on = line.next_text[:1].islower()
     return not carried_on or (line.whole and line.after_open)
