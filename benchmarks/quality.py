@@ -34,6 +34,7 @@ from benchmarks import corpus
 from transforms.curation.annotation import AnnotateConfig, Annotator
 from transforms.ingestion.articles import Article
 from transforms.curation.clean import CleanConfig, clean_article
+from transforms.curation import wraps
 from transforms.curation.coref import RuleBasedResolver
 from transforms.curation.names import OFFICE_TITLES, TITLE_ABBREVIATIONS
 from transforms.generation.cloze import PLACEHOLDER, QueryConfig, passage_row, queries_for_sentence
@@ -55,6 +56,21 @@ ARTEFACTS = ("Scroll down", "(pictured)", "(left)", "(right)")
 # the same photo positions written between commas ("Hussen, left, took his daughter")
 COMMA_POSITION = re.compile(r", (?:left|right|centre|center|pictured)[,;]")
 LONG_QUERY = 60
+# a sentence end inside a query (outside a quotation): ".", "!" or "?", a space and a
+# capital, after a word that is no abbreviation ("U.S.", "Mr.", "Jan.")
+_INNER_END = re.compile(r"(\S+?)[.!?]['\"’”)]*\s+(?=[A-Z‘“'\"@])")
+_ABBREVIATION = re.compile(r"^(?:[A-Za-z]\.)*[A-Z]$|^(?:Mr|Mrs|Ms|Dr|St|No|Sen|Rep|Gov|Gen|Lt|"
+                           r"Col|Sgt|Capt|Prof|Rev|Jr|Sr|Inc|Co|Corp|Ltd|vs|Jan|Feb|Mar|Apr|"
+                           r"Jun|Jul|Aug|Sept?|Oct|Nov|Dec|Mt|Ft|Ave|etc)$")
+
+
+def glued_sentences(query: str) -> bool:
+    """The query holds a sentence end inside it: two sentences glued into one."""
+    for m in _INNER_END.finditer(query):
+        word = m.group(1).lstrip("('\"‘“")
+        if not _ABBREVIATION.match(word) and not wraps.in_quote(query[:m.start(1)]):
+            return True
+    return False
 
 
 def tokenizer():

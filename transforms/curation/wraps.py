@@ -84,9 +84,8 @@ class Line(NamedTuple):
     """A line that ended in a wrap dot, with what a rule needs to judge it."""
     text: str               # from its start (a wrap dot or a sentence end) to its wrap dot
     whole: bool             # set off by a wrap dot on its left too
-    after_open: bool        # the text before it is a sentence still going on
+    after_open: bool        # the text before it ends in a wrap dot too (no sentence end)
     next_text: str          # the text after its wrap dot
-    in_quote: bool          # it stands inside an open quotation
 
 
 def _core(word: str) -> str:
@@ -158,13 +157,20 @@ def split_tail(text: str) -> Tuple[str, str]:
     return text[:cut].rstrip(), text[cut:].strip()
 
 
+def in_sentence_quote(text: str) -> bool:
+    """A quotation opened in the sentence `text` ends with and not closed (a quotation
+    running over paragraphs leaves its paragraphs unclosed, so earlier ones do not count)."""
+    return in_quote(split_tail(text)[1])
+
+
 def ends_open(text: str) -> bool:
-    """The text stops where no sentence can: a joining word or mark, or an open quote."""
+    """The text stops where no sentence can: a joining word or mark, or inside a
+    quotation opened in its last sentence."""
     text = text.rstrip()
     if text.endswith(JOINING_MARKS):
         return True
     words = text.split()
-    return bool(words) and _core(words[-1]) in JOINING_WORDS or in_quote(text)
+    return bool(words) and _core(words[-1]) in JOINING_WORDS or in_sentence_quote(text)
 
 
 def joins(before: str, after: str) -> bool:
@@ -194,10 +200,11 @@ def is_video_line(line: Line) -> bool:
 def is_wrap_caption(line: Line) -> bool:
     """A photo caption: a short line ending in a wrap dot, opening with a capital or a
     number, with no finite verb or subject pronoun ("Frank with one of his three
-    grandchildren"); not inside a quotation, not ending where a sentence goes on, and not
-    the start of a sentence the next line carries on ("The couple's son . was born")."""
+    grandchildren"); not ending where a sentence goes on, and not the start of a sentence the next line carries on ("The couple's son . was born"). Set
+    off by wrap dots on both sides, it may stand inside a broken sentence ("said the .
+    Frank with his grandchildren . couple were")."""
     words = line.text.split()
-    if not 2 <= len(words) <= MAX_CAPTION_WORDS or line.in_quote:
+    if not 2 <= len(words) <= MAX_CAPTION_WORDS:
         return False
     if not (words[0][:1].isupper() or words[0][:1].isdigit() or words[0][:1] in "'‘\"“"):
         return False
@@ -226,8 +233,7 @@ def repair(text: str, source: Optional[str] = None) -> Tuple[str, List[tuple]]:
         if tail:
             nxt = next((p for p in parts[i + 1:] if p), "")
             whole = not head
-            line = Line(tail, whole, whole and pending and ends_open(buf), nxt,
-                        in_quote((buf + " " + head) if not (whole and pending) else buf))
+            line = Line(tail, whole, whole and pending, nxt)
             why = first_rejection(WRAP_LINE_RULES, line, source)
             if why is not None:
                 dropped.append((tail, why))
