@@ -39,9 +39,10 @@ _DM_HEAD = (
     re.compile(r"^\s*\| \.(?: |$)"),
 )
 _DM_BYLINE_ALONE = re.compile(r"^\s*By \. [^.]{1,80}(?: \.)?$")
-# an inline "Scroll down for video" (the paragraph is split there)
-_SCROLL = re.compile(r"\s*\b[Ss]croll (?:down|up)\b(?:\s+\w+){0,4}?\s+(?:video|videos|footage|"
-                     r"more|pictures|photos|interactive|graphic)\b[.…]*")
+# an inline "Scroll down for video", "VIDEO Scroll down to watch" (the paragraph is split there)
+_SCROLL = re.compile(r"\s*(?:\bVIDEO:? )?\b(?i:scroll (?:down|up)(?:\s+\w+){0,4}?\s+(?:video|"
+                     r"videos|footage|more|pictures|photos|interactive|graphic|watch|see)\b"
+                     r"(?: (?:the |a )?(?:video|clip|footage)\b)?)[.…]*")
 # photo positions in captions: "(pictured)", "(left)", "(far right)", "(pictured with X)"
 _POSITION_WORDS = (r"(?:pictured|left|right|centre|center|above|below|top|bottom|middle|"
                    r"front|back|inset|main|far|second|third|circled|from|and|both|with|"
@@ -269,11 +270,8 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig(),
     if article.n_chars > config.max_article_chars:
         return reject("article_too_long",
                       f"{article.n_chars} characters > {config.max_article_chars}")
-    body = article.paragraphs
-    if wraps.broken_lines(body):   # a .story of the page's lines: the loader's layout
-        body = (wraps.loader_join(wraps.story_lines(body)),)
-    raw_first = body[0] if body else ""
-    source = infer_source(article, raw_first)
+    body = wraps.as_loader_layout(article.paragraphs)   # a .story of the page's lines
+    source = infer_source(article, body[0] if body else "")
     cleaned, head = [], True
     for i, p in enumerate(body):
         if head:   # byline pieces may fill the first paragraphs
@@ -285,13 +283,11 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig(),
         if not p.strip() and dropped is not None and body[i].strip():
             dropped["cleaned_away"] += 1     # a link line, a byline, 'E-mail to a friend'
         cleaned.append(p)
-    wrapped = any(wraps.has_wrap_dots(p) for p in cleaned)
+    cleaned, cut = wraps.repair_paragraphs(cleaned, source)   # lines the page broke
+    if dropped is not None:
+        dropped.update(why.reason for _, why in cut)
     paragraphs = []
     for p in cleaned:
-        if wrapped:   # lines broken where the page broke them (wraps.py)
-            p, cut = wraps.repair(p, source)
-            if dropped is not None:
-                dropped.update(why.reason for _, why in cut)
         for piece, why in paragraph_pieces(p, source):
             if why is None:
                 paragraphs.append(piece)

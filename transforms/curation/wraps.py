@@ -118,6 +118,14 @@ def broken_lines(paragraphs) -> bool:
     return any(not ends_line(a) and b[:1].islower() for a, b in zip(lines, lines[1:]))
 
 
+def as_loader_layout(paragraphs) -> tuple:
+    """A `.story` whose lines are broken (`broken_lines`) as the loader joins it (one
+    paragraph, so both layouts are repaired alike); other paragraphs as they are."""
+    if broken_lines(paragraphs):
+        return (loader_join(story_lines(paragraphs)),)
+    return tuple(paragraphs)
+
+
 def has_wrap_dots(text: str) -> bool:
     """Text in the loader's layout: a wrap dot, and no PTB tokenisation."""
     return bool(WRAP_DOT.search(text)) and len(_TOKENISED.findall(text)) < 3
@@ -250,6 +258,19 @@ def repair(text: str, source: Optional[str] = None) -> Tuple[str, List[tuple]]:
     if pending:
         buf = end_sentence(buf)
     return buf.strip(), dropped
+
+
+def repair_paragraphs(paragraphs, source: Optional[str] = None) -> Tuple[list, List[tuple]]:
+    """The paragraphs of an article repaired when the article is in the loader's layout
+    (a wrap dot in any paragraph), else as they are; and the lines dropped."""
+    if not any(has_wrap_dots(p) for p in paragraphs):
+        return list(paragraphs), []
+    out, dropped = [], []
+    for p in paragraphs:
+        text, cut = repair(p, source)
+        out.append(text)
+        dropped += cut
+    return out, dropped
 
 
 def repair_highlight(text: str) -> str:
