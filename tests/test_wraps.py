@@ -191,3 +191,14 @@ def test_paragraphs_with_full_stops_are_not_rewrapped():
     cleaned = clean_article(_article(paragraphs, ("The Senate voted",)))
     assert cleaned.paragraphs == ("WASHINGTON (CNN) -- The Senate voted on Tuesday.",
                                   "The bill now goes to the House.")
+
+
+@pytest.mark.parametrize("glued", ["VIDEO Scroll down to watch", "SCROLL DOWN FOR VIDEO",
+                                   "Scroll down to see the video", "Scroll down for video"])
+def test_video_lines_glued_to_text_without_wrap_dots_are_cut(glued):
+    # text with no line information left (no wrap dot to tell the line)
+    from transforms.curation.clean import paragraph_pieces
+    pieces = paragraph_pieces(f"The roof fell in on Sunday. {glued} Nobody was hurt.", None)
+    assert [p for p, why in pieces if why is None] == ["The roof fell in on Sunday.",
+                                                       "Nobody was hurt."]
+    assert [why.reason for _, why in pieces if why is not None] == ["scroll_line"]
