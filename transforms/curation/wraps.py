@@ -27,6 +27,7 @@ import re
 from typing import List, NamedTuple, Optional, Tuple
 
 from transforms.core.rules import Reject, Rule, first_rejection
+from transforms.curation.fragments import headline_shaped, is_link_headline
 
 # what the loader takes as a line's end (its END_TOKENS): any other line gets " ."
 LINE_ENDS = (".", "!", "?", "'", "`", '"', "’", "”", ")")
@@ -74,7 +75,7 @@ CAPTION_PARTICIPLES = frozenset({
     "beloved", "retired", "married", "armed", "masked", "injured", "unveiled", "dubbed",
     "named", "nicknamed", "aged", "based",
 })
-_CONTRACTION = re.compile(r"(?:n't|'s|'re|'ve|'ll|'d|'m)$")
+_CONTRACTION = re.compile(r"(?:n't|'re|'ve|'ll|'d|'m)$")     # "'s" is a possessive too
 VIDEO_LINE = re.compile(
     r"^\(?(?:VIDEO|WATCH|Watch(?: the)? video|Video)\b.*$|^.*\b(?i:scroll (?:down|up))\b.*$")
 _WORD_CORE = re.compile(r"^[^\w]+|[^\w']+$")
@@ -227,7 +228,16 @@ def is_wrap_caption(line: Line) -> bool:
 NOT_VIDEO_LINE = Rule("not_video_line", "video_line", lambda line, s, c: not is_video_line(line))
 NOT_WRAP_CAPTION = Rule("not_wrap_caption", "wrap_caption",
                         lambda line, s, c: not is_wrap_caption(line))
-WRAP_LINE_RULES = (NOT_VIDEO_LINE, NOT_WRAP_CAPTION)
+def is_link_headline_line(line: Line, source: Optional[str]) -> bool:
+    """A CNN line with no end mark, a line of its own or headline-shaped after a sentence
+    end (fragments.py): a linked story's title, as `not_link_headline` drops it in a .story."""
+    return (not line.next_text[:1].islower() and is_link_headline(line.text, source)
+            and (line.whole or headline_shaped(line.text.split())))
+
+
+NOT_LINK_HEADLINE_LINE = Rule("not_link_headline", "link_headline",
+                              lambda line, source, c: not is_link_headline_line(line, source))
+WRAP_LINE_RULES = (NOT_VIDEO_LINE, NOT_LINK_HEADLINE_LINE, NOT_WRAP_CAPTION)
 
 
 def repair(text: str, source: Optional[str] = None) -> Tuple[str, List[tuple]]:
