@@ -203,3 +203,14 @@ def test_video_lines_glued_to_text_without_wrap_dots_are_cut(glued):
     assert [p for p, why in pieces if why is None] == ["The roof fell in on Sunday.",
                                                        "Nobody was hurt."]
     assert [why.reason for _, why in pieces if why is not None] == ["scroll_line"]
+
+
+def test_a_labelled_caption_on_a_line_of_its_own_goes_even_with_a_verb():
+    text, dropped = repaired("Police sealed off the road on Friday.",
+                             "Lurking: Smith was seen outside the house hours before the fire",
+                             "He was arrested the next day.")
+    assert text == "Police sealed off the road on Friday. He was arrested the next day."
+    assert [r for _, r in dropped] == ["wrap_caption"]
+    # speech is no label: the line goes on
+    text, dropped = repaired("He said:", "'We were lucky to get out alive.'")
+    assert text == "He said: 'We were lucky to get out alive.'" and not dropped

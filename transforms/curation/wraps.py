@@ -27,6 +27,7 @@ import re
 from typing import List, NamedTuple, Optional, Tuple
 
 from transforms.core.rules import Reject, Rule, first_rejection
+from transforms.curation.captions import caption_labels
 from transforms.curation.fragments import headline_shaped, is_link_headline
 
 # what the loader takes as a line's end (its END_TOKENS): any other line gets " ."
@@ -37,6 +38,7 @@ _STRAY_DOT = re.compile(r"(?<=[.!?'\"’”)]) \.(?=\s|$)")
 # text tokenised PTB-style ("He said , ...") has spaces before every mark: not this layout
 _TOKENISED = re.compile(r" [,;:] | n't\b| 's\b")
 MAX_CAPTION_WORDS = 25
+MAX_LABELLED_CAPTION_WORDS = 45     # "Lurking: Smith was outside the house ..."
 MAX_VIDEO_CHARS = 200
 # a sentence end inside a line; the word before it is no abbreviation
 _END = re.compile(r"[.!?][\"'”’)\]]*\s+(?=\S)")
@@ -207,22 +209,25 @@ def is_video_line(line: Line) -> bool:
 
 
 def is_wrap_caption(line: Line) -> bool:
-    """A photo caption: a short line ending in a wrap dot, opening with a capital or a
-    number, with no finite verb or subject pronoun ("Frank with one of his three
-    grandchildren"); not ending where a sentence goes on, and not the start of a sentence the next line carries on ("The couple's son . was born"). Set
-    off by wrap dots on both sides, it may stand inside a broken sentence ("said the .
-    Frank with his grandchildren . couple were")."""
+    """A photo caption: a line ending in a wrap dot that opens with a caption label
+    ("Lurking: Smith was outside", captions.py), or a short one opening with a capital or a
+    number with no finite verb or subject pronoun ("Frank with one of his three
+    grandchildren"); not ending where a sentence goes on, and not the start of a sentence
+    the next line carries on ("The couple's son . was born"). Set off by wrap dots on both
+    sides, it may stand inside a broken sentence ("said the . Frank with his grandchildren
+    . couple were")."""
     words = line.text.split()
-    if not 2 <= len(words) <= MAX_CAPTION_WORDS:
+    carried_on = line.next_text[:1].islower() and not (line.whole and line.after_open)
+    if carried_on or ends_open(line.text) or len(words) < 2:
+        return False
+    labels = caption_labels(line.text)
+    if labels and labels[0][0] == 0 and len(words) <= MAX_LABELLED_CAPTION_WORDS:
+        return True
+    if len(words) > MAX_CAPTION_WORDS:
         return False
     if not (words[0][:1].isupper() or words[0][:1].isdigit() or words[0][:1] in "'‘\"“"):
         return False
-    if ends_open(line.text):
-        return False
-    if any(_finite(w, i) for i, w in enumerate(words)):
-        return False
-    carried_on = line.next_text[:1].islower()
-    return not carried_on or (line.whole and line.after_open)
+    return not any(_finite(w, i) for i, w in enumerate(words))
 
 
 NOT_VIDEO_LINE = Rule("not_video_line", "video_line", lambda line, s, c: not is_video_line(line))
