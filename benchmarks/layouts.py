@@ -26,6 +26,7 @@ from transforms.curation import wraps
 from transforms.curation.clean import clean_paragraph
 from transforms.ingestion import readers, web
 
+_END_MARK = re.compile(r"[.!?…]['\"’”)\]]*$")
 _VIDEO = re.compile(r"(?i:scroll (?:down|up))|\bVIDEO\b")
 
 
@@ -74,6 +75,10 @@ def layout_report(parsed, queries, counts, tok, inserted, quality) -> dict:
         "passages_with_wrap_dot": wrapped_p,
         "passages_with_wrap_dot_share": round(wrapped_p / n_passages, 4),
         "glued_queries": len(glued), "glued_share": round(len(glued) / n, 4),
+        # a sentence broken where a line broke: its tail opens lower-case, its head has no end
+        "queries_opening_lower_case": sum(1 for q in queries if q["query"][:1].islower()),
+        "queries_without_end_mark": sum(1 for q in queries
+                                        if not _END_MARK.search(q["query"].rstrip())),
         "glued_examples": glued[:3],
         "lines_put_in": len(inserted), "captions_or_video_left_in_passages": caption_left,
         "caption_label_openings": sum(1 for q in queries if quality.caption_opening(q["query"])),

@@ -60,9 +60,9 @@ ARTEFACTS = ("Scroll down", "(pictured)", "(left)", "(right)")
 # the same photo positions written between commas ("Hussen, left, took his daughter")
 COMMA_POSITION = re.compile(r", (?:left|right|centre|center|pictured)[,;]")
 LONG_QUERY = 60
-# a sentence end inside a query (outside a quotation): ".", "!" or "?", a space and a
-# capital, after a word that is no abbreviation ("U.S.", "Mr.", "Jan.")
-_INNER_END = re.compile(r"(\S+?)[.!?]['\"’”)]*\s+(?=[A-Z‘“'\"@])")
+# a sentence end inside a query (outside a quotation): ".", "!" or "?" (or a wrap dot
+# " ."), a space and a capital, after a word that is no abbreviation ("U.S.", "Mr.")
+_INNER_END = re.compile(r"(\S+?) ?[.!?]['\"’”)]*\s+(?=[A-Z‘“'\"@])")
 _ABBREVIATION = re.compile(r"^(?:[A-Za-z]\.)*[A-Z]$|^(?:Mr|Mrs|Ms|Dr|St|No|Sen|Rep|Gov|Gen|Lt|"
                            r"Col|Sgt|Capt|Prof|Rev|Jr|Sr|Inc|Co|Corp|Ltd|vs|Jan|Feb|Mar|Apr|"
                            r"Jun|Jul|Aug|Sept?|Oct|Nov|Dec|Mt|Ft|Ave|etc)$")
