@@ -86,6 +86,13 @@ def test_a_caption_inside_a_broken_sentence_goes_and_the_sentence_is_joined():
     assert dropped == [("Frank and Mary Holt at their wedding in 1961", "wrap_caption")]
 
 
+def test_a_sentence_broken_after_its_opening_phrase_is_joined_not_dropped():
+    text, dropped = repaired("She retired in May.", "In the summer of 2009",
+                             "Frank moved to Spain with his wife.")
+    assert text == "She retired in May. In the summer of 2009 Frank moved to Spain with his wife."
+    assert not dropped
+
+
 def test_a_line_with_a_verb_is_a_sentence_missing_its_full_stop():
     text, dropped = repaired("The council approved the plans in March",
                              "Work will start next year.")
@@ -127,6 +134,14 @@ def test_lines_the_loader_leaves_alone_or_marks_differently():
     assert repaired("He paused…", "and then he left.")[0] == "He paused… and then he left."
     assert repaired("The figure rose to 12 per cent [in 2013]", "Ministers were alarmed.")[0] \
         == "The figure rose to 12 per cent [in 2013]. Ministers were alarmed."
+
+
+def test_a_caption_after_a_line_the_loader_gave_no_dot_goes():
+    # the line before ends in a bracket, so the loader put no dot between the two
+    text, dropped = repaired("Keepers closed the enclosure (pictured above)",
+                             "Medical Center staff at the zoo in 2012", "It reopened in May.")
+    assert text == "Keepers closed the enclosure (pictured above) It reopened in May."
+    assert dropped == [("Medical Center staff at the zoo in 2012", "wrap_caption")]
 
 
 def test_tokenised_text_is_not_the_wrap_layout():

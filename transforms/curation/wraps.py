@@ -37,6 +37,9 @@ WRAP_DOT = re.compile(r"(?<=[^\s.!?]) \.(?=\s|$)")
 _STRAY_DOT = re.compile(r"(?<=[.!?'\"’”)]) \.(?=\s|$)")
 # text tokenised PTB-style ("He said , ...") has spaces before every mark: not this layout
 _TOKENISED = re.compile(r" [,;:] | n't\b| 's\b")
+# the end of a line the loader left without a dot (a closing bracket or quote) before a
+# capital: the last such one in a line's tail
+_GLUED_LINE = re.compile(r"[)\"”’](?<![.!?,;:][)\"”’]) +(?=[A-Z])(?!.*[)\"”’] +[A-Z])")
 MAX_CAPTION_WORDS = 25
 MAX_LABELLED_CAPTION_WORDS = 45     # "Lurking: Smith was outside the house ..."
 MAX_VIDEO_CHARS = 200
@@ -55,6 +58,13 @@ JOINING_WORDS = frozenset({
     "told", "tells", "added", "explained", "revealed", "very", "so", "such", "more", "most",
     "after", "before", "during", "over", "under", "between", "against", "without", "like",
     "mr", "mrs", "ms", "dr", "miss", "prof", "sir", "st", "that",
+})
+# words a sentence opens with before its subject: a verbless run after one is unfinished
+SENTENCE_HEADS = frozenset({
+    "In", "On", "At", "After", "Before", "When", "While", "As", "During", "Since", "Until",
+    "Although", "Though", "Despite", "Following", "According", "If", "Because", "Unlike",
+    "Like", "Earlier", "Later", "Last", "Yesterday", "Today", "But", "And", "So", "However",
+    "Meanwhile", "Instead", "Under", "Over", "Among", "Amid", "Without", "With", "From",
 })
 JOINING_MARKS = (",", ";", ":", "-", "–", "—", "(", "/", "&", "+")
 # a finite verb or a subject pronoun makes a line a sentence, not a caption
@@ -175,13 +185,20 @@ def in_sentence_quote(text: str) -> bool:
 
 
 def ends_open(text: str) -> bool:
-    """The text stops where no sentence can: a joining word or mark, or inside a
-    quotation opened in its last sentence."""
+    """The text stops where no sentence can: a joining word or mark, inside a quotation
+    opened in its last sentence, or in a last sentence that is only an opening phrase
+    with no verb ("In the summer of 2009 . Frank moved to Spain")."""
     text = text.rstrip()
     if text.endswith(JOINING_MARKS):
         return True
     words = text.split()
-    return bool(words) and _core(words[-1]) in JOINING_WORDS or in_sentence_quote(text)
+    if not words:
+        return False
+    if _core(words[-1]) in JOINING_WORDS or in_sentence_quote(text):
+        return True
+    last = split_tail(text)[1].split()
+    return bool(last) and last[0] in SENTENCE_HEADS and not any(
+        _finite(w, i) for i, w in enumerate(last))
 
 
 def joins(before: str, after: str) -> bool:
@@ -258,6 +275,12 @@ def repair(text: str, source: Optional[str] = None) -> Tuple[str, List[tuple]]:
             whole = not head
             line = Line(tail, whole, whole and pending, nxt)
             why = first_rejection(WRAP_LINE_RULES, line, source)
+            glued = _GLUED_LINE.search(tail) if why is None else None
+            if glued:   # a line after one the loader gave no dot (it ended in ")" or a quote)
+                why = first_rejection(WRAP_LINE_RULES, Line(tail[glued.end():], False, False, nxt),
+                                      source)
+                if why is not None:
+                    head, tail = (head + " " + tail[:glued.start() + 1]).strip(), tail[glued.end():]
             if why is not None:
                 dropped.append((tail, why))
                 part, is_open = head, False
