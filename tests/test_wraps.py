@@ -25,7 +25,8 @@ def repaired(*lines: str):
 
 def test_the_loader_helper_does_what_the_loader_does():
     assert add_missing_period("said the") == "said the ."
-    for done in ("ends.", "asks?", "quoted'", "quoted’", "quoted”", 'q"', "(bracket)", "@highlight"):
+    for done in ("ends.", "asks?", "quoted'", "quoted’", "quoted”", 'q"', "(bracket)",
+                 "@highlight"):
         assert add_missing_period(done) == done
     assert add_missing_period("caption [left]") == "caption [left] ."   # "]" is no end
     assert add_missing_period("trailing…") == "trailing… ."

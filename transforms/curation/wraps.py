@@ -26,9 +26,11 @@ Pure functions; no Beam.
 import re
 from typing import List, NamedTuple, Optional, Tuple
 
-from transforms.core.rules import Reject, Rule, first_rejection
+from transforms.core.rules import Rule, first_rejection
 from transforms.curation.captions import caption_labels
 from transforms.curation.fragments import headline_shaped, is_link_headline
+from transforms.curation.wordlists import (CAPTION_FINITE, CAPTION_PARTICIPLES, JOINING_WORDS,
+                                           PAST_TENSES, SENTENCE_HEADS)
 
 # what the loader takes as a line's end (its END_TOKENS): any other line gets " ."
 LINE_ENDS = (".", "!", "?", "'", "`", '"', "’", "”", ")")
@@ -47,46 +49,7 @@ MAX_VIDEO_CHARS = 200
 _END = re.compile(r"[.!?][\"'”’)\]]*\s+(?=\S)")
 _ABBREVIATION = re.compile(r"(?:^|\s)(?:[A-Z]\.)+$|(?:^|\s)(?:Mr|Mrs|Ms|Dr|St|No|Sen|Rep|Gov|Gen|"
                            r"Lt|Col|Sgt|Capt|Prof|Rev|Jr|Sr|Inc|Co|Corp|Ltd|vs|[A-Z])\.$")
-# words a sentence cannot end with: the line goes on past its wrap dot
-JOINING_WORDS = frozenset({
-    "the", "a", "an", "of", "to", "in", "on", "at", "by", "for", "with", "from", "into",
-    "onto", "about", "as", "than", "and", "or", "but", "nor", "his", "her", "their", "its",
-    "my", "our", "your", "this", "these", "those", "who", "whom", "whose", "which", "when",
-    "while", "where", "whether", "because", "if", "although", "though", "is", "was", "are",
-    "were", "be", "been", "being", "has", "have", "had", "will", "would", "can", "could",
-    "should", "may", "might", "must", "shall", "do", "does", "did", "not", "said", "says",
-    "told", "tells", "added", "explained", "revealed", "very", "so", "such", "more", "most",
-    "after", "before", "during", "over", "under", "between", "against", "without", "like",
-    "mr", "mrs", "ms", "dr", "miss", "prof", "sir", "st", "that",
-})
-# words a sentence opens with before its subject: a verbless run after one is unfinished
-SENTENCE_HEADS = frozenset({
-    "In", "On", "At", "After", "Before", "When", "While", "As", "During", "Since", "Until",
-    "Although", "Though", "Despite", "Following", "According", "If", "Because", "Unlike",
-    "Like", "Earlier", "Later", "Last", "Yesterday", "Today", "But", "And", "So", "However",
-    "Meanwhile", "Instead", "Under", "Over", "Among", "Amid", "Without", "With", "From",
-})
 JOINING_MARKS = (",", ";", ":", "-", "–", "—", "(", "/", "&", "+")
-# a finite verb or a subject pronoun makes a line a sentence, not a caption
-_FINITE = frozenset({
-    "is", "was", "are", "were", "am", "has", "have", "had", "will", "would", "can", "could",
-    "should", "may", "might", "must", "shall", "do", "does", "did", "said", "says", "say",
-    "told", "tells", "i", "he", "she", "we", "they", "you", "it",
-})
-# past tenses: "bought the farm in 2009" is a sentence; "pictured", "dressed" make captions
-_PAST = frozenset({
-    "began", "became", "bought", "brought", "built", "came", "caught", "chose", "drove",
-    "fell", "felt", "found", "fought", "flew", "gave", "got", "grew", "heard", "held", "kept",
-    "knew", "led", "lost", "made", "met", "paid", "ran", "rose", "sat", "saw", "sent", "sold",
-    "spent", "spoke", "stood", "struck", "took", "thought", "told", "went", "won", "wrote",
-    "broke", "drew", "threw", "taught", "understood", "died",
-})
-CAPTION_PARTICIPLES = frozenset({
-    "pictured", "photographed", "snapped", "filmed", "captured", "dressed", "seated",
-    "surrounded", "flanked", "joined", "accompanied", "shown", "seen", "wearing", "posed",
-    "beloved", "retired", "married", "armed", "masked", "injured", "unveiled", "dubbed",
-    "named", "nicknamed", "aged", "based",
-})
 _CONTRACTION = re.compile(r"(?:n't|'re|'ve|'ll|'d|'m)$")     # "'s" is a possessive too
 VIDEO_LINE = re.compile(
     r"^\(?(?:VIDEO|WATCH|Watch(?: the)? video|Video)\b.*$|^.*\b(?i:scroll (?:down|up))\b.*$")
@@ -96,8 +59,8 @@ _WORD_CORE = re.compile(r"^[^\w]+|[^\w']+$")
 class Line(NamedTuple):
     """A line that ended in a wrap dot, with what a rule needs to judge it."""
     text: str               # from its start (a wrap dot or a sentence end) to its wrap dot
-    whole: bool             # set off by a wrap dot on its left too
-    after_open: bool        # the text before it ends in a wrap dot too (no sentence end)
+    whole: bool             # the whole part between two wrap dots (no sentence end inside)
+    after_open: bool        # whole, and the part before it ends in a wrap dot too
     next_text: str          # the text after its wrap dot
 
 
@@ -144,8 +107,8 @@ def has_wrap_dots(text: str) -> bool:
     return bool(WRAP_DOT.search(text)) and len(_TOKENISED.findall(text)) < 3
 
 
-_QUOTE_MARKS = re.compile(
-    r"“|”|\"|(?:^|(?<=[\s(\[—–-]))[‘'](?=\w)|(?<=[\w.,!?;:…])[’'](?=[\s.,;:!?)\]—–-]|$)")
+_QUOTE_MARKS = re.compile(r"“|”|\"|(?:^|(?<=[\s(\[—–-]))[‘'](?=\w)"
+                          r"|(?<=[\w.,!?;:…])[’'](?=[\s.,;:!?)\]—–-]|$)")
 
 
 def in_quote(text: str) -> bool:
@@ -214,10 +177,10 @@ def end_sentence(text: str) -> str:
 def _finite(word: str, i: int) -> bool:
     """A finite verb or a subject pronoun; a lower-case past tense after the first word."""
     w = _core(word)
-    if w in _FINITE or _CONTRACTION.search(w):
+    if w in CAPTION_FINITE or _CONTRACTION.search(w):
         return True
     return i > 0 and word[:1].islower() and (
-        w in _PAST or len(w) > 4 and w.endswith("ed") and w not in CAPTION_PARTICIPLES)
+        w in PAST_TENSES or len(w) > 4 and w.endswith("ed") and w not in CAPTION_PARTICIPLES)
 
 
 def is_video_line(line: Line) -> bool:
@@ -247,9 +210,6 @@ def is_wrap_caption(line: Line) -> bool:
     return not any(_finite(w, i) for i, w in enumerate(words))
 
 
-NOT_VIDEO_LINE = Rule("not_video_line", "video_line", lambda line, s, c: not is_video_line(line))
-NOT_WRAP_CAPTION = Rule("not_wrap_caption", "wrap_caption",
-                        lambda line, s, c: not is_wrap_caption(line))
 def is_link_headline_line(line: Line, source: Optional[str]) -> bool:
     """A CNN line with no end mark, a line of its own or headline-shaped after a sentence
     end (fragments.py): a linked story's title, as `not_link_headline` drops it in a .story."""
@@ -257,9 +217,26 @@ def is_link_headline_line(line: Line, source: Optional[str]) -> bool:
             and (line.whole or headline_shaped(line.text.split())))
 
 
+NOT_VIDEO_LINE = Rule("not_video_line", "video_line", lambda line, s, c: not is_video_line(line))
 NOT_LINK_HEADLINE_LINE = Rule("not_link_headline", "link_headline",
                               lambda line, source, c: not is_link_headline_line(line, source))
+NOT_WRAP_CAPTION = Rule("not_wrap_caption", "wrap_caption",
+                        lambda line, s, c: not is_wrap_caption(line))
 WRAP_LINE_RULES = (NOT_VIDEO_LINE, NOT_LINK_HEADLINE_LINE, NOT_WRAP_CAPTION)
+
+
+def judge_line(head: str, tail: str, line: Line, source: Optional[str]) -> tuple:
+    """(head, tail, Reject or None): the tail of a part ending in a wrap dot judged by
+    `WRAP_LINE_RULES`; when it is kept, the line after the last one the loader left without
+    a dot (ending in ")" or a quote: "... (pictured above) Medical Center staff .") is."""
+    why = first_rejection(WRAP_LINE_RULES, line, source)
+    glued = _GLUED_LINE.search(tail) if why is None else None
+    if glued:
+        inner = line._replace(text=tail[glued.end():], whole=False, after_open=False)
+        why = first_rejection(WRAP_LINE_RULES, inner, source)
+        if why is not None:
+            head, tail = (head + " " + tail[:glued.start() + 1]).strip(), inner.text
+    return head, tail, why
 
 
 def repair(text: str, source: Optional[str] = None) -> Tuple[str, List[tuple]]:
@@ -272,20 +249,11 @@ def repair(text: str, source: Optional[str] = None) -> Tuple[str, List[tuple]]:
         head, tail = split_tail(part) if is_open else (part, "")
         if tail:
             nxt = next((p for p in parts[i + 1:] if p), "")
-            whole = not head
-            line = Line(tail, whole, whole and pending, nxt)
-            why = first_rejection(WRAP_LINE_RULES, line, source)
-            glued = _GLUED_LINE.search(tail) if why is None else None
-            if glued:   # a line after one the loader gave no dot (it ended in ")" or a quote)
-                why = first_rejection(WRAP_LINE_RULES, Line(tail[glued.end():], False, False, nxt),
-                                      source)
-                if why is not None:
-                    head, tail = (head + " " + tail[:glued.start() + 1]).strip(), tail[glued.end():]
+            line = Line(tail, not head, not head and pending, nxt)
+            head, tail, why = judge_line(head, tail, line, source)
             if why is not None:
                 dropped.append((tail, why))
                 part, is_open = head, False
-                if not part:
-                    continue
         if not part:
             continue
         if pending:
@@ -315,6 +283,3 @@ def repair_highlight(text: str) -> str:
     """A highlight as the rc-data file has it: the loader's " ." at its end removed."""
     return text[:-2].rstrip() if WRAP_DOT.search(text) and text.endswith(" .") else text
 
-
-def reasons(dropped) -> List[Reject]:
-    return [why for _, why in dropped]
