@@ -1,7 +1,9 @@
 """Closed word lists the sentence-boundary, fragment and line-wrap rules read
-(boundaries.py, fragments.py, wraps.py): which capitalised words open a sentence, which words carry a sentence on
-past a capitalised word, which verbs attribute speech. Each list is evidence from the
-real CNN/Daily Mail text in ../shared/corpus (docs/pipeline.md, "Annotate")."""
+(boundaries.py, fragments.py, wraps.py): which capitalised words open a sentence, which
+words carry a sentence on past a capitalised word, which verbs attribute speech, which
+words a line broken mid-sentence ends with. Each list is evidence from the real CNN/Daily
+Mail text in ../shared/corpus (docs/pipeline.md, "Annotate") or, for the line wraps, from
+the Hugging Face loader's layout (docs/pipeline.md, "Clean")."""
 
 # capitalised words that open a sentence and rarely start a name or a title
 SENTENCE_OPENERS = frozenset({
