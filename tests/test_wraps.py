@@ -230,3 +230,22 @@ def test_a_labelled_caption_on_a_line_of_its_own_goes_even_with_a_verb():
     # speech is no label: the line goes on
     text, dropped = repaired("He said:", "'We were lucky to get out alive.'")
     assert text == "He said: 'We were lucky to get out alive.'" and not dropped
+
+
+def test_a_cnn_row_loses_link_lines_headlines_and_its_closing_credits():
+    story = "\n\n".join([
+        "WASHINGTON (CNN) -- The Senate passed the bill on Tuesday.",
+        "Senators debated late into the night.  Watch the debate in the chamber »",
+        "People we've lost in 2015",
+        "The House votes next week.",
+        "CNN's Jane Roe contributed to this report. E-mail to a friend",
+        "Copyright 2007 CNN. All rights reserved.",
+        "@highlight", "The Senate passed the bill"])
+    row = story_to_row(story, "c")
+    counts = collections.Counter()
+    cleaned = clean_article(_article((row["article"],), row["highlights"].split("\n"), "cnn"),
+                            dropped=counts)
+    assert cleaned.paragraphs == ("WASHINGTON (CNN) -- The Senate passed the bill on Tuesday. "
+                                  "Senators debated late into the night. The House votes next "
+                                  "week.",)
+    assert counts["link_headline"] == 3, counts    # the link line, the title, the e-mail line
