@@ -16,9 +16,13 @@ articles) and prints:
 - exact-span precision and recall of our passage entities against ReCoRD's own, on the
   ReCoRD and SuperGLUE samples: each article is rebuilt from the ReCoRD passage (body
   before the first "@highlight", highlights after) and annotated with our pipeline;
-- `--sample N`: N random queries (fixed `--seed`) to read as an annotator would.
+- per input layout (benchmarks/layouts.py: `jsonl`, `story`, `hf_csv` made from stories
+  by the Hugging Face loader's transformation, `html`): queries per article, share over 60
+  tokens, wrap dots in queries and passages, glued sentences, caption and video remains;
+- `--sample N`: N random queries (fixed `--seed`) of each layout to read as an annotator would.
 
     python -m benchmarks.quality [--rules record|paper] [--sample 30] [--seed 13] [--json F]
+                                 [--dailymail 40] [--no_layouts]
 """
 import argparse
 import collections
@@ -30,10 +34,11 @@ import sys
 import time
 from dataclasses import replace
 
-from benchmarks import corpus
+from benchmarks import corpus, layouts
 from transforms.curation.annotation import AnnotateConfig, Annotator
 from transforms.ingestion.articles import Article
 from transforms.curation.clean import CleanConfig, clean_article
+from transforms.curation import wraps
 from transforms.curation.coref import RuleBasedResolver
 from transforms.curation.names import OFFICE_TITLES, TITLE_ABBREVIATIONS
 from transforms.generation.cloze import PLACEHOLDER, QueryConfig, passage_row, queries_for_sentence
@@ -55,6 +60,21 @@ ARTEFACTS = ("Scroll down", "(pictured)", "(left)", "(right)")
 # the same photo positions written between commas ("Hussen, left, took his daughter")
 COMMA_POSITION = re.compile(r", (?:left|right|centre|center|pictured)[,;]")
 LONG_QUERY = 60
+# a sentence end inside a query (outside a quotation): ".", "!" or "?" (or a wrap dot
+# " ."), a space and a capital, after a word that is no abbreviation ("U.S.", "Mr.")
+_INNER_END = re.compile(r"(\S+?) ?[.!?]['\"’”)]*\s+(?=[A-Z‘“'\"@])")
+_ABBREVIATION = re.compile(r"^(?:[A-Za-z]\.)*[A-Z]$|^(?:Mr|Mrs|Ms|Dr|St|No|Sen|Rep|Gov|Gen|Lt|"
+                           r"Col|Sgt|Capt|Prof|Rev|Jr|Sr|Inc|Co|Corp|Ltd|vs|Jan|Feb|Mar|Apr|"
+                           r"Jun|Jul|Aug|Sept?|Oct|Nov|Dec|Mt|Ft|Ave|etc)$")
+
+
+def glued_sentences(query: str) -> bool:
+    """The query holds a sentence end inside it: two sentences glued into one."""
+    for m in _INNER_END.finditer(query):
+        word = m.group(1).lstrip("('\"‘“")
+        if not _ABBREVIATION.match(word) and not wraps.in_quote(query[:m.start(1)]):
+            return True
+    return False
 
 
 def tokenizer():
@@ -81,7 +101,9 @@ def run_chain(articles, annotator, rules="record", resolver=None):
     counts = collections.Counter(articles=len(articles))
     cleaned = []
     for a in articles:
-        c = clean_article(a, CleanConfig())
+        pieces = collections.Counter()
+        c = clean_article(a, CleanConfig(), pieces)
+        counts.update({"clean_piece:" + k: v for k, v in pieces.items()})
         if isinstance(c, dict):
             counts["clean:" + c["reason"]] += 1
         else:
@@ -94,6 +116,7 @@ def run_chain(articles, annotator, rules="record", resolver=None):
                 counts["passage:" + p["reason"]] += 1
                 continue
             counts["passages"] += 1
+            counts["passages_with_wrap_dot"] += bool(wraps.WRAP_DOT.search(p.text))
             counts["passage_tokens"] += p.n_tokens
             grams, clusters = passage_ngrams(p, sconf), p.clusters()
             shared = passage_row(p, qconf)
@@ -225,6 +248,10 @@ def main(argv=None) -> dict:
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--spans", action="store_true", help="list span differences")
     ap.add_argument("--json", default=None, help="write the numbers to this file")
+    ap.add_argument("--dailymail", type=int, default=40,
+                    help="Daily Mail-style stories made for the story and hf_csv layouts")
+    ap.add_argument("--no_layouts", action="store_true",
+                    help="skip the per-layout report (story, hf_csv, html)")
     args = ap.parse_args(argv)
     root = pathlib.Path(args.corpus) if args.corpus else corpus.corpus_dir()
     t0 = time.perf_counter()
@@ -249,9 +276,19 @@ def main(argv=None) -> dict:
     }
     ours, theirs = result["artefacts"]["tokens_per_query"], result["record_tokens_per_query"]
     result["tokens_per_query_ratio"] = round(ours / theirs, 3) if theirs else None
+    per_layout = {}
+    if not args.no_layouts:
+        jsonl_ids = {a.article_id for a in articles if a.source_file.endswith(".jsonl")}
+        jsonl = ([a for a in articles if a.article_id in jsonl_ids],
+                 [q for q in queries if q["article_id"] in jsonl_ids], {})
+        per_layout = layouts.run(root, annotator, tok, sys.modules[__name__], args.rules,
+                                 args.dailymail, jsonl)
+        result["layouts"] = {k: report for k, (report, _) in per_layout.items()}
     result["seconds"] = round(time.perf_counter() - t0, 1)
     print(json.dumps(result, indent=1, ensure_ascii=False))
-    if args.sample:
+    if args.sample and per_layout:
+        layouts.print_samples(per_layout, args.sample, args.seed, show_query)
+    elif args.sample:
         rng = random.Random(args.seed)
         for q in rng.sample(sorted(queries, key=lambda q: q["id"]), min(args.sample, len(queries))):
             print("-" * 100)

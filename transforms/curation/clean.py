@@ -5,9 +5,12 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from transforms.ingestion.articles import Article
+from transforms.curation import wraps
+from transforms.curation.captions import (CAPTION_LABEL, SCROLL_LINE,  # noqa: F401 (re-exported)
+                                          caption_labels, split_captions, strip_photo_positions)
 from transforms.curation.fragments import NOT_LINK_HEADLINE, NOT_STAT_BOX, split_fragments
 from transforms.core.config import setting
-from transforms.core.rules import Reject, Rule, first_rejection
+from transforms.core.rules import Rule, first_rejection
 from transforms.core.schema import rejected_row
 
 STAGE = "clean"
@@ -38,44 +41,6 @@ _DM_HEAD = (
     re.compile(r"^\s*\| \.(?: |$)"),
 )
 _DM_BYLINE_ALONE = re.compile(r"^\s*By \. [^.]{1,80}(?: \.)?$")
-# an inline "Scroll down for video" (the paragraph is split there)
-_SCROLL = re.compile(r"\s*\b[Ss]croll (?:down|up)\b(?:\s+\w+){0,4}?\s+(?:video|videos|footage|"
-                     r"more|pictures|photos|interactive|graphic)\b[.…]*")
-# photo positions in captions: "(pictured)", "(left)", "(far right)", "(pictured with X)"
-_POSITION_WORDS = (r"(?:pictured|left|right|centre|center|above|below|top|bottom|middle|"
-                   r"front|back|inset|main|far|second|third|circled|from|and|both|with|"
-                   r"clockwise|to|l|r)")
-_PHOTO_POSITION = re.compile(
-    r"\s*\((?:pictured\b[^()]{0,80}|" + _POSITION_WORDS + r"(?:[ ,-]+" + _POSITION_WORDS
-    + r")*)\)", re.IGNORECASE)
-# the same between commas, as Daily Mail captions also write them: "Abase Hussen, left,
-# took his daughter Amira, right, to a demonstration"
-_COMMA_POSITION = re.compile(r",\s(?:(?:far|top|bottom|centre|center) )?(?:left|right|centre|"
-                             r"center|above|below|pictured|inset)(?:,(?=\s)|(?=[;.]))")
-# A caption label: a short label and a colon opening a photo caption ("Lurking: Smith was
-# outside"), at the start, after a sentence, or glued to the text before it.
-_LABEL_COLON = re.compile(r"(?<=[\w'’)]): (?=[A-Z0-9'‘\"“])")
-_LABEL_WORD = re.compile(r"^[\w'’&-]+$")
-_SENTENCE_END = re.compile(r"[.!?][)'’\"”]*$")
-MAX_LABEL_WORDS = 4
-# a colon after these introduces speech, not a caption ("told the Star-Tribune: On ...")
-_SPEECH = frozenset({"told", "tells", "telling", "said", "says", "saying", "wrote", "writes",
-                     "added", "explained", "according", "asked", "replied", "tweeted"})
-_NOT_LABEL_WORDS = frozenset({
-    "is", "was", "are", "were", "be", "been", "has", "have", "had", "will", "would", "can",
-    "could", "should", "may", "might", "must", "do", "does", "did", "said", "says", "say",
-    "told", "tells", "added", "adds", "explained", "wrote", "writes", "tweeted", "posted",
-    "insisted", "stated", "admitted", "revealed", "warned", "continued", "commented",
-    "declared", "asked", "asks", "replied", "claimed", "claims", "announced", "reads", "read",
-    "include", "includes", "including", "follows", "as", "i", "he", "she", "they", "we",
-    "you", "it", "this", "that", "there", "here", "which", "who", "what",
-})
-# words that cannot end the text a label is glued to ("told the Star-Tribune: ...")
-_FUNCTION_WORDS = frozenset({
-    "the", "a", "an", "of", "to", "in", "on", "at", "by", "for", "with", "from", "told", "said",
-    "and", "or", "his", "her", "their", "its", "my", "our", "your", "this", "that", "these",
-    "those", "about", "into", "via", "tells", "says", "than", "as",
-})
 _BOILERPLATE = re.compile(
     r"^(?:E-mail to a friend|Scroll down for (?:the )?video|Click here.*|"
     r"Read more\b.*|Editor's note:.*|.*contributed to this report\.?|.*reported from .{1,60}\.|"
@@ -85,8 +50,9 @@ _BOILERPLATE = re.compile(
 _TRAILING_FRIEND = re.compile(r"\s*E-mail to a friend\s*$")
 # a credit sentence closing an article that has no paragraph breaks
 _TRAILING_CREDIT = re.compile(
-    r"(?<=[.!?\"”'])\s+(?:CNN's|CNN\.com|The Associated Press|Reuters)\b[^.!?]{0,250}?"
-    r"\b(?:contributed to this report|reported from|wrote from)\b[^.!?]{0,120}\.\s*$")
+    r"(?<=[.!?\"”'])\s+(?:(?:CNN's|CNN\.com|The Associated Press|Reuters)\b[^.!?]{0,250}?"
+    r"\b(?:contributed to this report|reported from|wrote from)\b[^.!?]{0,120}\.|"
+    r"(?:Copyright|©) \d{4}\b.{0,300}?)\s*$")
 MAX_BOILERPLATE_CHARS = 300
 _DATELINE_GLUE = re.compile(r"^(.{0,60}?\((?:CNN|EW\.com|CNN Student News)\))(?=[A-Z\"'])")
 
@@ -119,79 +85,6 @@ def strip_dailymail_byline(text: str) -> str:
     return "" if _DM_BYLINE_ALONE.match(text) else text
 
 
-def strip_photo_positions(text: str) -> str:
-    """'Smith (pictured) and Jones (far left)' -> 'Smith and Jones'; 'Hussen, left, took
-    his daughter Amira, right, to' -> 'Hussen took his daughter Amira to'."""
-    return _COMMA_POSITION.sub("", _PHOTO_POSITION.sub("", text))
-
-
-def _is_label(label: list) -> bool:
-    words = [w.lower().replace("’", "'") for w in label]
-    return (label[0][:1].isupper() and sum(map(len, label)) <= 45
-            and all(_LABEL_WORD.match(w) for w in label)
-            and not any(w in _NOT_LABEL_WORDS for w in words))
-
-
-def caption_labels(text: str) -> list:
-    """(start, end) of each caption label with its colon. After a sentence (or at the
-    start) the label is the words up to the colon (at most five); glued to the text
-    before it, the shortest capitalised run of at most four ("... last Saturday Skilful:
-    The kite" -> "Skilful: "), and never before a quote (speech)."""
-    out = []
-    for colon in _LABEL_COLON.finditer(text):
-        before = text[:colon.start()]
-        words = before.split()
-        found = None
-        quoted = text[colon.end()] in "'‘\"“"
-        for k in range(1, min(MAX_LABEL_WORDS + 1, len(words)) + 1):
-            label, rest = words[-k:], words[:-k]
-            at_start = not rest or _SENTENCE_END.search(rest[-1])
-            if at_start:
-                found = (k, label) if _is_label(label) else found
-                break
-            if found is None and not quoted and k <= MAX_LABEL_WORDS and _is_label(label) and \
-                    rest[-1].lower().rstrip(",") not in _FUNCTION_WORDS and \
-                    not rest[-1].endswith((",", ";", ":")) and \
-                    not any(w.lower() in _SPEECH for w in rest[-4:]):
-                found = (k, label)
-        if found:
-            k, label = found
-            start = len(before) - len(" ".join(label))
-            out.append((start, colon.end()))
-    return out
-
-
-def caption_cuts(text: str) -> list:
-    """(start, end, Reject) of each "Scroll down for video" line and caption label."""
-    cuts = [(m.start(), m.end(), SCROLL_LINE) for m in _SCROLL.finditer(text)]
-    cuts += [(s, e, CAPTION_LABEL) for s, e in caption_labels(text)]
-    return sorted(cuts)
-
-
-SCROLL_LINE = Reject("not_scroll_line", "scroll_line")
-CAPTION_LABEL = Reject("not_caption_label", "caption_label")
-
-
-def split_captions(text: str, cut_out: Optional[list] = None) -> list:
-    """A paragraph cut where a photo caption's label or "Scroll down for video" stands:
-    the label and the scroll line go, the caption is its own piece (so no sentence runs
-    into it). 'had a taste Strictly business: Julia covers it' -> ['had a taste',
-    'Julia covers it']. `cut_out`, when given, receives (text, Reject) of what went."""
-    cuts = caption_cuts(text)
-    if not cuts:
-        return [text] if text.strip() else []
-    pieces, cursor = [], 0
-    for s, e, why in cuts:
-        if s < cursor:
-            continue
-        pieces.append(text[cursor:s])
-        if cut_out is not None:
-            cut_out.append((text[s:e].strip(), why))
-        cursor = e
-    pieces.append(text[cursor:])
-    return [p.strip() for p in pieces if p.strip()]
-
-
 def fix_dateline(text: str) -> str:
     """`(CNN)The` -> `(CNN) The`, as in the released ReCoRD passages."""
     return _DATELINE_GLUE.sub(r"\1 ", text, count=1)
@@ -203,8 +96,12 @@ def is_boilerplate(paragraph: str) -> bool:
 
 
 def strip_trailing_credit(text: str) -> str:
-    """Drop "CNN's X contributed to this report." ending a one-paragraph article."""
-    return _TRAILING_CREDIT.sub("", text)
+    """Drop "CNN's X contributed to this report." and copyright notices ending a
+    one-paragraph article, one after another."""
+    while True:
+        text, n = _TRAILING_CREDIT.subn("", text)
+        if not n:
+            return text
 
 
 def clean_paragraph(text: str) -> str:
@@ -268,24 +165,31 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig(),
     if article.n_chars > config.max_article_chars:
         return reject("article_too_long",
                       f"{article.n_chars} characters > {config.max_article_chars}")
-    raw_first = article.paragraphs[0] if article.paragraphs else ""
-    source = infer_source(article, raw_first)
-    paragraphs, head = [], True
-    for i, p in enumerate(article.paragraphs):
+    body = wraps.as_loader_layout(article.paragraphs)   # a .story of the page's lines
+    source = infer_source(article, body[0] if body else "")
+    heads, head = [], True
+    for p in body:
         if head:   # byline pieces may fill the first paragraphs
             p = fix_dateline(strip_dailymail_byline(normalise_whitespace(p)))
             head = not p.strip()
+        heads.append(p)
+    repaired, cut = wraps.repair_paragraphs(heads, source)   # lines the page broke
+    if dropped is not None:
+        dropped.update(why.reason for _, why in cut)
+    paragraphs = []
+    for i, p in enumerate(repaired):
         p = clean_paragraph(p)
-        if i == len(article.paragraphs) - 1:
+        if i == len(body) - 1:
             p = strip_trailing_credit(p)
-        if not p.strip() and dropped is not None and article.paragraphs[i].strip():
+        if not p.strip() and dropped is not None and body[i].strip():
             dropped["cleaned_away"] += 1     # a link line, a byline, 'E-mail to a friend'
         for piece, why in paragraph_pieces(p, source):
             if why is None:
                 paragraphs.append(piece)
             elif dropped is not None:
                 dropped[why.reason] += 1
-    highlights = tuple(h for h in (clean_paragraph(h) for h in article.highlights) if h)
+    highlights = tuple(h for h in (wraps.repair_highlight(clean_paragraph(h))
+                                   for h in article.highlights) if h)
     if not paragraphs and not highlights:
         return reject("empty_article", "no text after cleaning")
     if not paragraphs:

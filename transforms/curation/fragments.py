@@ -88,7 +88,7 @@ def _opens_sentence(words: List[str], i: int) -> bool:
     return False
 
 
-def _headline(words: List[str]) -> bool:
+def headline_shaped(words: List[str]) -> bool:
     """A run of words that reads as a headline: short, opening with a capital or a number,
     no comma, no sentence end, and no finite verb unless it asks ("Why Turkey won't say
     the G-word ...")."""
@@ -121,7 +121,7 @@ def find_link_headlines(text: str) -> List[tuple]:
             continue
         if prev[:1].isupper() and words[i] not in _AFTER_NAME:
             continue   # "The White House is", "Greater Manchester Police said": one name
-        if not _headline(words[start:i]) or not _opens_sentence(words, i):
+        if not headline_shaped(words[start:i]) or not _opens_sentence(words, i):
             continue
         if not any(_sentence_end(w) for w in words[i:i + 80]):
             continue

@@ -1,7 +1,9 @@
-"""Closed word lists the sentence-boundary and fragment rules read (boundaries.py,
-fragments.py): which capitalised words open a sentence, which words carry a sentence on
-past a capitalised word, which verbs attribute speech. Each list is evidence from the
-real CNN/Daily Mail text in ../shared/corpus (docs/pipeline.md, "Annotate")."""
+"""Closed word lists the sentence-boundary, fragment and line-wrap rules read
+(boundaries.py, fragments.py, wraps.py): which capitalised words open a sentence, which
+words carry a sentence on past a capitalised word, which verbs attribute speech, which
+words a line broken mid-sentence ends with. Each list is evidence from the real CNN/Daily
+Mail text in ../shared/corpus (docs/pipeline.md, "Annotate") or, for the line wraps, from
+the Hugging Face loader's layout (docs/pipeline.md, "Clean")."""
 
 # capitalised words that open a sentence and rarely start a name or a title
 SENTENCE_OPENERS = frozenset({
@@ -71,4 +73,45 @@ OPENING_VERBS = frozenset({
     "said", "says", "told", "tells", "is", "was", "has", "had", "will", "would", "could",
     "can", "did", "does", "added", "admitted", "explained", "insisted", "revealed", "wrote",
     "posted", "tweeted", "wo", "ca",
+})
+
+# ---------------------------------------------------------------- line wraps (wraps.py)
+# words a sentence cannot end with: the line goes on past its wrap dot
+JOINING_WORDS = frozenset({
+    "the", "a", "an", "of", "to", "in", "on", "at", "by", "for", "with", "from", "into",
+    "onto", "about", "as", "than", "and", "or", "but", "nor", "his", "her", "their", "its",
+    "my", "our", "your", "this", "these", "those", "who", "whom", "whose", "which", "when",
+    "while", "where", "whether", "because", "if", "although", "though", "is", "was", "are",
+    "were", "be", "been", "being", "has", "have", "had", "will", "would", "can", "could",
+    "should", "may", "might", "must", "shall", "do", "does", "did", "not", "said", "says",
+    "told", "tells", "added", "explained", "revealed", "very", "so", "such", "more", "most",
+    "after", "before", "during", "over", "under", "between", "against", "without", "like",
+    "mr", "mrs", "ms", "dr", "miss", "prof", "sir", "st", "that",
+})
+# words a sentence opens with before its subject: a verbless run after one is unfinished
+SENTENCE_HEADS = frozenset({
+    "In", "On", "At", "After", "Before", "When", "While", "As", "During", "Since", "Until",
+    "Although", "Though", "Despite", "Following", "According", "If", "Because", "Unlike",
+    "Like", "Earlier", "Later", "Last", "Yesterday", "Today", "But", "And", "So", "However",
+    "Meanwhile", "Instead", "Under", "Over", "Among", "Amid", "Without", "With", "From",
+})
+# a finite verb or a subject pronoun makes a line a sentence, not a caption
+CAPTION_FINITE = frozenset({
+    "is", "was", "are", "were", "am", "has", "have", "had", "will", "would", "can", "could",
+    "should", "may", "might", "must", "shall", "do", "does", "did", "said", "says", "say",
+    "told", "tells", "i", "he", "she", "we", "they", "you", "it",
+})
+# past tenses: "bought the farm in 2009" is a sentence; "pictured", "dressed" make captions
+PAST_TENSES = frozenset({
+    "began", "became", "bought", "brought", "built", "came", "caught", "chose", "drove",
+    "fell", "felt", "found", "fought", "flew", "gave", "got", "grew", "heard", "held", "kept",
+    "knew", "led", "lost", "made", "met", "paid", "ran", "rose", "sat", "saw", "sent", "sold",
+    "spent", "spoke", "stood", "struck", "took", "thought", "told", "went", "won", "wrote",
+    "broke", "drew", "threw", "taught", "understood", "died",
+})
+CAPTION_PARTICIPLES = frozenset({
+    "pictured", "photographed", "snapped", "filmed", "captured", "dressed", "seated",
+    "surrounded", "flanked", "joined", "accompanied", "shown", "seen", "wearing", "posed",
+    "beloved", "retired", "married", "armed", "masked", "injured", "unveiled", "dubbed",
+    "named", "nicknamed", "aged", "based",
 })

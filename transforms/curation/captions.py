@@ -1,0 +1,122 @@
+"""Daily Mail photo captions inside a paragraph (paper section 3.1, curation): photo
+positions ("(pictured)", ", left,"), caption labels ("Lurking: Smith was outside") and
+"Scroll down for video" lines. `split_captions` cuts a paragraph where a label or a scroll
+line stands; the label and the line go (`CAPTION_LABEL`, `SCROLL_LINE`). Pure functions;
+no Beam. Captions on lines of their own in the line-wrapped layout are wraps.py's."""
+import re
+from typing import Optional
+
+from transforms.core.rules import Reject
+
+# an inline "Scroll down for video", "VIDEO Scroll down to watch" (the paragraph is split there)
+_SCROLL = re.compile(r"\s*(?:\bVIDEO:? )?\b(?i:scroll (?:down|up)(?:\s+\w+){0,4}?\s+(?:video|"
+                     r"videos|footage|more|pictures|photos|interactive|graphic|watch|see)\b"
+                     r"(?: (?:the |a )?(?:video|clip|footage)\b)?)[.…]*")
+# photo positions in captions: "(pictured)", "(left)", "(far right)", "(pictured with X)"
+_POSITION_WORDS = (r"(?:pictured|left|right|centre|center|above|below|top|bottom|middle|"
+                   r"front|back|inset|main|far|second|third|circled|from|and|both|with|"
+                   r"clockwise|to|l|r)")
+_PHOTO_POSITION = re.compile(
+    r"\s*\((?:pictured\b[^()]{0,80}|" + _POSITION_WORDS + r"(?:[ ,-]+" + _POSITION_WORDS
+    + r")*)\)", re.IGNORECASE)
+# the same between commas, as Daily Mail captions also write them: "Abase Hussen, left,
+# took his daughter Amira, right, to a demonstration"
+_COMMA_POSITION = re.compile(r",\s(?:(?:far|top|bottom|centre|center) )?(?:left|right|centre|"
+                             r"center|above|below|pictured|inset)(?:,(?=\s)|(?=[;.]))")
+# A caption label: a short label and a colon opening a photo caption ("Lurking: Smith was
+# outside"), at the start, after a sentence, or glued to the text before it.
+_LABEL_COLON = re.compile(r"(?<=[\w'’)]): (?=[A-Z0-9'‘\"“])")
+_LABEL_WORD = re.compile(r"^[\w'’&-]+$")
+_SENTENCE_END = re.compile(r"[.!?][)'’\"”]*$")
+MAX_LABEL_WORDS = 4
+# a colon after these introduces speech, not a caption ("told the Star-Tribune: On ...")
+_SPEECH = frozenset({"told", "tells", "telling", "said", "says", "saying", "wrote", "writes",
+                     "added", "explained", "according", "asked", "replied", "tweeted"})
+_NOT_LABEL_WORDS = frozenset({
+    "is", "was", "are", "were", "be", "been", "has", "have", "had", "will", "would", "can",
+    "could", "should", "may", "might", "must", "do", "does", "did", "said", "says", "say",
+    "told", "tells", "added", "adds", "explained", "wrote", "writes", "tweeted", "posted",
+    "insisted", "stated", "admitted", "revealed", "warned", "continued", "commented",
+    "declared", "asked", "asks", "replied", "claimed", "claims", "announced", "reads", "read",
+    "include", "includes", "including", "follows", "as", "i", "he", "she", "they", "we",
+    "you", "it", "this", "that", "there", "here", "which", "who", "what",
+})
+# words that cannot end the text a label is glued to ("told the Star-Tribune: ...")
+_FUNCTION_WORDS = frozenset({
+    "the", "a", "an", "of", "to", "in", "on", "at", "by", "for", "with", "from", "told", "said",
+    "and", "or", "his", "her", "their", "its", "my", "our", "your", "this", "that", "these",
+    "those", "about", "into", "via", "tells", "says", "than", "as",
+})
+
+
+def strip_photo_positions(text: str) -> str:
+    """'Smith (pictured) and Jones (far left)' -> 'Smith and Jones'; 'Hussen, left, took
+    his daughter Amira, right, to' -> 'Hussen took his daughter Amira to'."""
+    return _COMMA_POSITION.sub("", _PHOTO_POSITION.sub("", text))
+
+
+def _is_label(label: list) -> bool:
+    words = [w.lower().replace("’", "'") for w in label]
+    return (label[0][:1].isupper() and sum(map(len, label)) <= 45
+            and all(_LABEL_WORD.match(w) for w in label)
+            and not any(w in _NOT_LABEL_WORDS for w in words))
+
+
+def caption_labels(text: str) -> list:
+    """(start, end) of each caption label with its colon. After a sentence (or at the
+    start) the label is the words up to the colon (at most five); glued to the text
+    before it, the shortest capitalised run of at most four ("... last Saturday Skilful:
+    The kite" -> "Skilful: "), and never before a quote (speech)."""
+    out = []
+    for colon in _LABEL_COLON.finditer(text):
+        before = text[:colon.start()]
+        words = before.split()
+        found = None
+        quoted = text[colon.end()] in "'‘\"“"
+        for k in range(1, min(MAX_LABEL_WORDS + 1, len(words)) + 1):
+            label, rest = words[-k:], words[:-k]
+            at_start = not rest or _SENTENCE_END.search(rest[-1])
+            if at_start:
+                found = (k, label) if _is_label(label) else found
+                break
+            if found is None and not quoted and k <= MAX_LABEL_WORDS and _is_label(label) and \
+                    rest[-1].lower().rstrip(",") not in _FUNCTION_WORDS and \
+                    not rest[-1].endswith((",", ";", ":")) and \
+                    not any(w.lower() in _SPEECH for w in rest[-4:]):
+                found = (k, label)
+        if found:
+            k, label = found
+            start = len(before) - len(" ".join(label))
+            out.append((start, colon.end()))
+    return out
+
+
+def caption_cuts(text: str) -> list:
+    """(start, end, Reject) of each "Scroll down for video" line and caption label."""
+    cuts = [(m.start(), m.end(), SCROLL_LINE) for m in _SCROLL.finditer(text)]
+    cuts += [(s, e, CAPTION_LABEL) for s, e in caption_labels(text)]
+    return sorted(cuts)
+
+
+SCROLL_LINE = Reject("not_scroll_line", "scroll_line")
+CAPTION_LABEL = Reject("not_caption_label", "caption_label")
+
+
+def split_captions(text: str, cut_out: Optional[list] = None) -> list:
+    """A paragraph cut where a photo caption's label or "Scroll down for video" stands:
+    the label and the scroll line go, the caption is its own piece (so no sentence runs
+    into it). 'had a taste Strictly business: Julia covers it' -> ['had a taste',
+    'Julia covers it']. `cut_out`, when given, receives (text, Reject) of what went."""
+    cuts = caption_cuts(text)
+    if not cuts:
+        return [text] if text.strip() else []
+    pieces, cursor = [], 0
+    for s, e, why in cuts:
+        if s < cursor:
+            continue
+        pieces.append(text[cursor:s])
+        if cut_out is not None:
+            cut_out.append((text[s:e].strip(), why))
+        cursor = e
+    pieces.append(text[cursor:])
+    return [p.strip() for p in pieces if p.strip()]
