@@ -78,7 +78,7 @@ def train_fold(fold: int, config: TrainConfig, shards: list, articles: dict,
                  held.counts.rows, len(shards), cfg.threads, device, why)
         _warn_if_empty(fold, k, train.counts, held.counts)
         history = module.fit(model, train, rc, seed, label=f"fold {fold}/{k}")
-        heldout = evaluate(model, held)
+    heldout = evaluate(model, held)   # torch's threads, as the filter's RunInference scores
     checkpoint_sha256 = save_state_dict(model, join(out, "model.pt"))
     extras = module.save_extras(out, featurizer)
     others = [articles.get(f, {"articles": 0, "digest": "0" * 64}) for f in range(k) if f != fold]
