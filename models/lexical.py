@@ -59,11 +59,12 @@ def build(config: LexicalConfig, device: torch.device):
     return Reader(**params).to(device), make_featurizer(config), params
 
 
-def fit(model: Reader, data: Featurized, config: LexicalConfig, seed: int) -> dict:
+def fit(model: Reader, data: Featurized, config: LexicalConfig, seed: int,
+        label: str = "training") -> dict:
     with torch_threads(1):
         return train_loop(model, data, lr=config.lr, epochs=config.epochs,
                           batch_size=config.batch_size, seed=seed,
-                          weight_decay=config.weight_decay, log_every=10 ** 9)
+                          weight_decay=config.weight_decay, label=label)
 
 
 def save_extras(fold_dir: str, featurizer: Featurizer) -> dict:

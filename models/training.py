@@ -95,37 +95,52 @@ def as_source(data):
     return InMemory(data) if isinstance(data, Featurized) else data
 
 
+def total_steps(n: int, batch_size: int, epochs: int, max_steps: Optional[int]) -> int:
+    """Optimizer steps of a run over `n` rows: every epoch ends with a partial batch."""
+    steps = epochs * -(-n // batch_size)
+    return steps if max_steps is None else min(steps, max_steps)
+
+
+def to_device(tensors: dict, device: torch.device) -> dict:
+    """Host tensors onto `device`; on CUDA through pinned memory, copied asynchronously."""
+    if device.type != "cuda":
+        return tensors
+    return {k: v.pin_memory().to(device, non_blocking=True) for k, v in tensors.items()}
+
+
 def train_loop(model: torch.nn.Module, data, *, lr: float, epochs: int,
                batch_size: int, seed: int, weight_decay: float = 0.0,
-               max_steps: Optional[int] = None, log_every: int = 50) -> dict:
+               max_steps: Optional[int] = None, label: str = "training") -> dict:
     """Mini-batch AdamW over `data` (`Featurized` or a streamed source); deterministic for
-    a seed on CPU. Returns the loss history."""
+    a seed on CPU. Logs progress (`Ticker`: steps, examples/s, time left). Returns the
+    loss history."""
+    from transforms.core.progress import Ticker
     source = as_source(data)
     device = model_device(model)
     groups = model.param_groups(lr) if hasattr(model, "param_groups") else model.parameters()
     opt = torch.optim.AdamW(groups, lr=lr, weight_decay=weight_decay)
     gen = torch.Generator().manual_seed(seed)
     n, step, epoch, losses, t0 = len(source), 0, -1, [], time.time()
+    ticker = Ticker(label, total_steps(n, batch_size, epochs, max_steps), logger=log)
     model.train()
-    for epoch in range(epochs):
+    for epoch in range(epochs if n else 0):   # no rows: the reader stays as initialised
         for examples, golds in source.epoch(batch_size, gen):
-            batch = pad_batch(examples)
-            batch = {k: v.to(device) for k, v in batch.items()}
-            gold = pad_sequence(golds, batch_first=True).to(device)
+            batch = to_device(pad_batch(examples), device)
+            gold = to_device({"g": pad_sequence(golds, batch_first=True)}, device)["g"]
             loss = cloze_loss(model(**batch), gold, batch["n_cand"])
             opt.zero_grad()
             loss.backward()
             opt.step()
-            losses.append(float(loss.detach()))
+            losses.append(loss.detach())   # no host sync per step (CUDA)
             step += 1
-            if step % log_every == 0:
-                log.info("epoch %d step %d loss %.4f (%.1fs)", epoch, step,
-                         np.mean(losses[-log_every:]), time.time() - t0)
+            ticker.update(step, len(examples), lambda: f"epoch {epoch + 1}/{epochs}, loss "
+                          f"{np.mean([float(x) for x in losses[-20:]]):.4f}")
             if max_steps is not None and step >= max_steps:
                 break
         if max_steps is not None and step >= max_steps:
             break
     model.eval()
+    losses = [float(x) for x in losses]
     return {"steps": step, "epochs_run": epoch + 1 if n else 0,
             "first_loss": losses[0] if losses else None,
             "final_loss": float(np.mean(losses[-10:])) if losses else None,

@@ -125,11 +125,12 @@ def build(config: TransformerConfig, device: torch.device):
     return model.to(device), Featurizer(encoder, config.max_length), params
 
 
-def fit(model: Reader, data: Featurized, config: TransformerConfig, seed: int) -> dict:
+def fit(model: Reader, data: Featurized, config: TransformerConfig, seed: int,
+        label: str = "training") -> dict:
     return train_loop(model, data, lr=config.lr, epochs=config.epochs,
                       batch_size=config.batch_size, seed=seed,
                       weight_decay=config.weight_decay, max_steps=config.max_steps,
-                      log_every=50)
+                      label=label)
 
 
 def save_extras(fold_dir: str, featurizer: Featurizer) -> dict:

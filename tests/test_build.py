@@ -295,3 +295,44 @@ def test_print_config_round_trips_and_unknown_keys_are_refused(tmp_path):
     args, _ = build.build_parser().parse_known_args(["--config", str(toml), "--output", "x"])
     with pytest.raises(InputError, match="folds differs between stages"):
         build.config_from_args(args)
+
+
+def test_an_interrupted_train_folds_resumes_from_its_finished_folds(finished, tmp_path, caplog):
+    """What Ctrl-C inside train_folds leaves: no marker for it or the stages after it, and
+    its staging folder with the folds finished so far (fold 1 was in progress). The same
+    build keeps that folder, reuses the finished folds untouched and trains only fold 1."""
+    import re
+    out = _copy(finished[0], tmp_path / "run")
+    for name in STAGES[1:]:
+        (out / "_build" / f"{name}.json").unlink()
+    staging = out / ".staging" / "train_folds"
+    staging.mkdir(parents=True)
+    shutil.move(str(out / "adversary"), str(staging / "adversary"))
+    (staging / "adversary" / "_MANIFEST.json").unlink()
+    (staging / "adversary" / "fold-1" / "metadata.json").unlink()
+    mtime = (staging / "adversary" / "fold-0" / "model.pt").stat().st_mtime_ns
+    with caplog.at_level(logging.INFO):
+        build.run(_argv(out))
+    assert "[2/4] train_folds: start (not run yet)" in caplog.text
+    assert "fold 0/5: reused the finished checkpoint" in caplog.text
+    assert re.findall(r"fold (\d)/5: training", caplog.text) == ["1"]
+    assert (out / "adversary" / "fold-0" / "model.pt").stat().st_mtime_ns == mtime
+    assert not (out / ".staging").exists()
+    assert _dataset(out) == _dataset(finished[0])
+
+
+def test_a_corpus_of_one_story_builds_and_says_which_folds_it_cannot_fill(tmp_path, caplog):
+    """One article holds every query, so one fold has nothing to train on and the others
+    nothing to hold out: each says so with a warning, and the build still finishes."""
+    story = str(REPO / "beam_pipelines" / "sample_corpus" / "sample-01.story")
+    with caplog.at_level(logging.INFO):
+        markers = build.run(_argv(tmp_path / "run", inputs=[story]))
+    assert list(markers) == STAGES
+    assert caplog.text.count("no usable training rows") == 1
+    assert caplog.text.count("no held-out rows") == 4
+    summary = json.loads((tmp_path / "run" / "adversary" / "stats" / "train_folds.json")
+                         .read_text())
+    queries = summary["stages"]["featurize"]["in"]
+    assert queries > 0 and summary["heldout_n"] == queries and summary["gaps"] == []
+    per_fold = summary["per_fold"]
+    assert sorted(f["heldout_n"] for f in per_fold.values()) == [0, 0, 0, 0, queries]

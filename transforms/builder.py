@@ -200,7 +200,7 @@ class Builder:
     def _run_stage(self, stage, fingerprint, tag) -> dict:
         rd = self.run_dir
         rd.clear_marker(stage.name)
-        staging = rd.staging(stage.name)
+        staging = rd.staging(stage.name, keep=stage.resumable)
         runtime = self.runtime if stage.model_step else Runtime(
             self.runtime.beam_args, self.runtime.workers, (), self.runtime.progress)
         started = time.monotonic()
@@ -214,7 +214,8 @@ class Builder:
                     manifest.write(url)
             rd.publish(stage.name, stage.outputs)
         except BaseException:
-            rd.drop_staging(stage.name)
+            if not stage.resumable:   # a resumable stage's next run reuses what it finished
+                rd.drop_staging(stage.name)
             raise
         outputs = {f: manifest.digest(manifest.read(rd.join(f)) or {}) for f in stage.outputs}
         marker = {"stage": stage.name, "fingerprint": fingerprint, "outputs": outputs,

@@ -89,6 +89,7 @@ class Stage(NamedTuple):
     when: Callable = lambda config: True
     model_step: bool = False     # gets the GPU resource hints
     defines_queries: bool = False  # its rerun changes query ids (hits/, validated/ go stale)
+    resumable: bool = False      # keeps its staging folder across runs (checks it itself)
 
 
 # --- each stage's config from the build's --------------------------------------------
@@ -180,7 +181,7 @@ STAGES = (
     Stage("generate", ("candidates", "rejected", "articles", "stats"), (),
           lambda s: s.generate, _run_generate, _graph_generate, defines_queries=True),
     Stage("train_folds", ("adversary",), ("generate",), lambda s: s.train_folds, _run_train,
-          _graph_train, model_step=True),
+          _graph_train, model_step=True, resumable=True),
     Stage("adversarial_filter", ("filtered",), ("generate", "train_folds"),
           lambda s: s.adversarial_filter, _run_filter, _graph_filter, model_step=True,
           defines_queries=True),

@@ -9,6 +9,9 @@ Command: `Display` picks those records out of the logging stream (they are never
 as log lines), adds them up per step, and shows one status line: on a terminal a tqdm line
 refreshed at least every 10 s with rate and ETA against the pre-flight's total; elsewhere
 (CI, a pipe) one summary line when the stage ends.
+
+Inside one long element (a fold's training): `Ticker` logs a plain INFO line at the first
+step, then at most every `TICK_S` seconds, and at the last: done of total, rate, time left.
 """
 import logging
 import re
@@ -18,6 +21,7 @@ import time
 from typing import Optional
 
 EVERY_S = 2.0
+TICK_S = 10.0
 MARK = "@progress"
 _RECORD = re.compile(r"@progress (\S+) (\d+) (\d+)")
 log = logging.getLogger("progress")
@@ -151,3 +155,37 @@ class Display:
         parts += [f"{label} {self.counts.get(s, [0, 0])[1]:,}" for s, label in self.shown.items()]
         rate = done / elapsed if elapsed > 0 else 0.0
         return ", ".join(parts) + f" in {elapsed:.1f} s ({rate:.1f} {unit}/s)"
+
+
+def clock(seconds: float) -> str:
+    s = int(round(seconds))
+    return f"{s // 3600}h{s % 3600 // 60:02d}m" if s >= 3600 else f"{s // 60}m{s % 60:02d}s"
+
+
+class Ticker:
+    """Progress inside one long unit of work as log lines (see the module docstring):
+    `update(done, items)` after each step; `items` (examples) give the rate."""
+
+    def __init__(self, label: str, total: int, unit: str = "steps", items: str = "examples",
+                 every_s: float = TICK_S, logger: Optional[logging.Logger] = None,
+                 now=time.monotonic):
+        self.label, self.total, self.unit, self.items = label, total, unit, items
+        self.every_s, self.log, self.now = every_s, logger or log, now
+        self.started = self.last = now()
+        self.n_items = 0
+
+    def update(self, done: int, items: int = 0, extra=None) -> Optional[str]:
+        """Count one step; returns the line when one was logged. `extra`: a callable giving
+        more text, called only when a line is logged (say a loss that needs a device sync)."""
+        self.n_items += items
+        t = self.now()
+        if not (done == 1 or done >= self.total or t - self.last >= self.every_s):
+            return None
+        self.last, elapsed = t, max(t - self.started, 1e-9)
+        left = (self.total - done) * elapsed / done if done else 0.0
+        line = (f"{self.label}: {self.unit[:-1] if self.unit.endswith('s') else self.unit} "
+                f"{done}/{self.total} ({100 * done / max(self.total, 1):.0f}%), "
+                f"{self.n_items / elapsed:.1f} {self.items}/s, "
+                f"{clock(elapsed)} elapsed, {clock(left)} left" + (f", {extra()}" if extra else ""))
+        self.log.info("%s", line)
+        return line

@@ -10,6 +10,8 @@ folders, and the outputs they publish (any fsspec URL).
 - `_build/<stage>.json`: the completion marker (fingerprint, output manifests). A marker
   that cannot be read counts as missing, with a warning.
 - `.staging/<stage>/`: where a stage writes; its outputs are moved into place when it ends.
+  A resumable stage (train_folds) keeps what an interrupted run left there and checks it
+  itself (each fold's fingerprint); other stages start from an empty folder.
 """
 import datetime
 import json
@@ -162,9 +164,9 @@ class RunDir:
             self.fs.rm(path)
 
     # -- staging and publishing
-    def staging(self, stage: str) -> str:
+    def staging(self, stage: str, keep: bool = False) -> str:
         path = self._p(STAGING, stage)
-        if self.fs.exists(path):
+        if self.fs.exists(path) and not keep:
             self.fs.rm(path, recursive=True)
         self.fs.makedirs(path, exist_ok=True)
         return self.join(STAGING, stage)

@@ -30,6 +30,9 @@ class TrainSettings:
                 "least the batch size)")
     shard_rows: int = setting(
         5_000, "featurized rows per Parquet shard (the shard count follows the data)")
+    threads: int = setting(
+        1, "torch CPU threads per fold trainer (the folds train in parallel, one per worker); "
+           "another count sums floats in another order, hence another model")
     keep_featurized: bool = setting(
         False, "keep DIR/adversary/featurized/ (the shards the folds trained on) after training")
     epochs: Optional[int] = setting(None, "training epochs", show="lexical 30, transformer 1")
@@ -72,6 +75,8 @@ class TrainSettings:
         if self.shuffle_buffer < batch:
             out.append(f"shuffle_buffer ({self.shuffle_buffer}) must be at least the training "
                        f"batch size ({batch})")
+        if self.threads < 1:
+            out.append(f"threads must be at least 1, got {self.threads}")
         if self.shard_rows < 1:
             out.append(f"shard_rows must be at least 1, got {self.shard_rows}")
         return out

@@ -6,7 +6,9 @@ ReadFromParquet | FeaturizeCandidates (featurize once, write Parquet shards) | T
 DIR/adversary/stats/train_folds.json: held-out accuracy per fold and the funnel
 (`featurize` and `shard` in queries, `train` in folds) with `max_group` and
 `max_rows_in_memory`. The shards (DIR/adversary/featurized/) are removed once every fold
-is trained, unless `keep_featurized`.
+is trained, unless `keep_featurized`. A fold already finished in DIR/adversary from the
+same inputs and settings (an interrupted run) is reused, not retrained
+(`models/checkpoints.py: finished_fold`).
 """
 import logging
 import os
@@ -72,6 +74,16 @@ def _remove(url: str) -> None:
         fs.rm(path, recursive=True)
 
 
+def _remove_extra_folds(output: str, folds: int) -> None:
+    """fold-<i>/ folders a previous run with more folds left behind."""
+    import fsspec
+    fs, root = fsspec.core.url_to_fs(output)
+    for path in fs.glob(root.rstrip("/") + "/fold-*"):
+        tail = path.rsplit("fold-", 1)[1]
+        if not tail.isdigit() or int(tail) >= folds:
+            fs.rm(path, recursive=True)
+
+
 def run(config: TrainConfig, runtime: Runtime = Runtime()) -> dict:
     """Train every fold; returns the summary it wrote (held-out accuracy per fold)."""
     from models.checkpoints import load_adversary
@@ -88,6 +100,8 @@ def run(config: TrainConfig, runtime: Runtime = Runtime()) -> dict:
                          "(see the generate job's funnel)")
     featurized = io_utils.join(paths.output, FEATURIZED)
     _remove(featurized)                       # never train on a previous run's shards
+    _remove(io_utils.join(paths.output, manifest.NAME))   # unfinished until written again
+    _remove_extra_folds(paths.output, s.folds)  # finished folds stay: a rerun reuses them
     workers = min(s.folds, os.cpu_count() or 1)
     log.info("train_folds: %d-fold %s readers on %s -> %s", s.folds, s.model,
              paths.candidates, paths.output)

@@ -16,11 +16,14 @@ import apache_beam as beam
 import torch
 
 from models import reader_module
-from models.checkpoints import fold_dir, resolve_device, save_state_dict
+from models.checkpoints import (finished_fold, fingerprint, fold_dir, resolve_device,
+                                save_state_dict, unfinish, write_metadata)
 from models.streaming import FoldStream, Meter
-from models.training import evaluate, seed_everything
+from models.training import evaluate, seed_everything, torch_threads
+from transforms.core import config as C
+from transforms.core import manifest
 from transforms.core.accounting import COUNTS, Count, StepFn
-from transforms.core.io_utils import join, write_json
+from transforms.core.io_utils import join
 from transforms.machine_filtering.config import TrainConfig
 from transforms.machine_filtering.featurize import combine_digests
 
@@ -33,29 +36,50 @@ def hyperparameters(settings) -> dict:
     return dataclasses.asdict(settings.lexical())
 
 
+def fold_fingerprint(fold: int, config: TrainConfig, device) -> str:
+    """What a fold's reader is trained from: the candidates (their manifest), the fold, every
+    setting that changes the model (the seed among them) and where it trains."""
+    settings = C.as_dict(config.settings)
+    settings.pop("keep_featurized")
+    settings["device"] = str(device)
+    upstream = manifest.read(config.paths.candidates)
+    return fingerprint({"fold": fold, "settings": settings, "torch": torch.__version__,
+                        "candidates": manifest.digest(upstream) if upstream else None})
+
+
 def train_fold(fold: int, config: TrainConfig, shards: list, articles: dict,
                featurize_counts: Optional[dict] = None) -> dict:
     """Train the reader of `fold` on the other folds' rows of the featurized `shards`;
     write its checkpoint and metadata.json; returns the metadata (with
-    `max_rows_in_memory`). `articles`: {fold: {articles, digest}} of FeaturizeCandidates."""
+    `max_rows_in_memory`). `articles`: {fold: {articles, digest}} of FeaturizeCandidates.
+    A fold already finished from the same fingerprint is reused as it is."""
     cfg, out_root = config.settings, config.paths.output
     t0, k = time.time(), cfg.folds
+    device = resolve_device(cfg.device)
+    out, expected = fold_dir(out_root, fold), fold_fingerprint(fold, config, device)
+    meta, why = finished_fold(out, expected)
+    if meta is not None:
+        log.info("fold %d/%d: reused the finished checkpoint %s (fingerprint %s)", fold, k,
+                 join(out, meta["checkpoint"]), expected)
+        return meta
+    unfinish(out)
     seed = cfg.seed * 1000 + fold
     seed_everything(seed)
-    device = resolve_device(cfg.device)
     module, rc = reader_module(cfg.model), cfg.reader_config()
-    model, featurizer, model_params = module.build(rc, device)
-    meter = Meter()
-    train = FoldStream(shards, fold, held_out=False, cap=cfg.max_train_rows,
-                       capacity=cfg.shuffle_buffer, meter=meter)
-    held = FoldStream(shards, fold, held_out=True, cap=cfg.max_heldout_rows,
-                      capacity=cfg.shuffle_buffer, meter=meter)
-    log.info("fold %d/%d: training %s on %d queries (%d held out), streamed from %d shards",
-             fold, k, cfg.model, train.counts.rows, held.counts.rows, len(shards))
-    history = module.fit(model, train, rc, seed)
-    heldout = evaluate(model, held)
-    out = fold_dir(out_root, fold)
-    save_state_dict(model, join(out, "model.pt"))
+    with torch_threads(cfg.threads):
+        model, featurizer, model_params = module.build(rc, device)
+        meter = Meter()
+        train = FoldStream(shards, fold, held_out=False, cap=cfg.max_train_rows,
+                           capacity=cfg.shuffle_buffer, meter=meter)
+        held = FoldStream(shards, fold, held_out=True, cap=cfg.max_heldout_rows,
+                          capacity=cfg.shuffle_buffer, meter=meter)
+        log.info("fold %d/%d: training %s on %d queries (%d held out), streamed from %d "
+                 "shards, %d thread(s) on %s (%s)", fold, k, cfg.model, train.counts.rows,
+                 held.counts.rows, len(shards), cfg.threads, device, why)
+        _warn_if_empty(fold, k, train.counts, held.counts)
+        history = module.fit(model, train, rc, seed, label=f"fold {fold}/{k}")
+    heldout = evaluate(model, held)   # torch's threads, as the filter's RunInference scores
+    checkpoint_sha256 = save_state_dict(model, join(out, "model.pt"))
     extras = module.save_extras(out, featurizer)
     others = [articles.get(f, {"articles": 0, "digest": "0" * 64}) for f in range(k) if f != fold]
     disagree = (featurize_counts or {}).get("featurize.fold_column_disagrees", 0)
@@ -72,7 +96,8 @@ def train_fold(fold: int, config: TrainConfig, shards: list, articles: dict,
         "hyperparameters": hyperparameters(cfg), "training": history,
         "heldout_accuracy": heldout["accuracy"], "heldout_random_baseline":
             heldout["random_baseline"], "heldout_n": heldout["n"],
-        "checkpoint": "model.pt", "model_params": model_params,
+        "checkpoint": "model.pt", "checkpoint_sha256": checkpoint_sha256,
+        "fingerprint": expected, "model_params": model_params,
         "featurizer": featurizer.params(), "extras": extras,
         "streaming": {"shards": len(shards), "shuffle_buffer": cfg.shuffle_buffer,
                       "max_rows_in_memory": meter.peak,
@@ -80,11 +105,23 @@ def train_fold(fold: int, config: TrainConfig, shards: list, articles: dict,
         "versions": {"torch": torch.__version__, "beam": beam.__version__},
         "elapsed_s": round(time.time() - t0, 2),
     }
-    write_json(join(out, "metadata.json"), meta)
-    log.info("fold %d/%d: done in %.1fs, held-out accuracy %.3f (random %.3f) on %d queries; "
-             "at most %d rows in memory", fold, k, meta["elapsed_s"], heldout["accuracy"] or 0.0,
-             heldout["random_baseline"] or 0.0, heldout["n"], meter.peak)
+    write_metadata(out, meta)
+    log.info("fold %d/%d: done in %.1fs, held-out accuracy %s (random %s) on %d queries; "
+             "at most %d rows in memory", fold, k, meta["elapsed_s"], _f3(heldout["accuracy"]),
+             _f3(heldout["random_baseline"]), heldout["n"], meter.peak)
     return meta
+
+
+def _warn_if_empty(fold: int, k: int, train, held) -> None:
+    """Too few articles for k folds (say a corpus of one story): the fold still gets a
+    reader, as far as the data allows, and says what it lacks."""
+    if not train.used:
+        log.warning("fold %d/%d: no usable training rows (every article with a usable query "
+                    "is in this fold): its reader stays untrained (seeded initial weights); "
+                    "use more articles or fewer folds", fold, k)
+    if not held.used:
+        log.warning("fold %d/%d: no held-out rows (no article falls in this fold): its "
+                    "held-out accuracy is null and it scores no query", fold, k)
 
 
 class TrainFoldFn(StepFn):
@@ -120,6 +157,10 @@ class TrainFolds(beam.PTransform):
                     beam.pvalue.AsDict(self.articles),
                     beam.pvalue.AsSingleton(self.featurize_counts))
                 .with_resource_hints(**self.hints).with_outputs(COUNTS, main="main"))
+
+
+def _f3(x: Optional[float]) -> str:
+    return "n/a" if x is None else f"{x:.3f}"
 
 
 def _mb(n: Optional[int]) -> Optional[float]:
