@@ -1,15 +1,28 @@
-"""Decide: a scored candidate is kept when its fold's reader got it wrong (paper 3.3)."""
+"""Decide: a scored candidate is kept when its fold's reader got it wrong (paper 3.3), or
+when the drop sampler keeps it back (`balance.py`)."""
 from transforms.core.accounting import Count, StepFn, reject
 
 
 class Decide(StepFn):
-    """Scored rows -> kept rows; answered and unscorable queries become rejected rows."""
+    """Scored rows -> kept rows; answered and unscorable queries become rejected rows.
+    `plan` (side input): the drop sampler's plan; each kept row counts its stratum."""
     step = "adversary"
 
-    def apply(self, row):
+    def __init__(self, salt: str = "balance"):
+        self.salt = salt
+
+    def apply(self, row, plan=None):
+        from transforms.machine_filtering.balance import keeps_back, row_stratum
         fold = row.get("fold")
         yield Count("adversary", f"fold{fold}.in", 1)
         correct = row.get("adversary_correct")
+        strat = row_stratum(row)
+        if correct and plan and keeps_back(row, strat, plan, self.salt):
+            yield Count("adversary", f"fold{fold}.readmitted", 1)
+            yield Count("adversary", f"readmitted.{strat}", 1)
+            correct = False
+        if strat is not None:
+            yield Count("adversary", f"{'dropped' if correct else 'kept'}.{strat}", 1)
         if correct is None:
             yield Count("adversary", f"fold{fold}.errors", 1)
             yield reject("adversary", "scoring_error", article_id=row.get("article_id"),
