@@ -31,37 +31,56 @@ class SentenceEncoder:
         torch = self.torch
         before = torch.get_num_threads()
         torch.set_num_threads(self.threads)
-        out = []
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))   # less padding
+        out = [None] * len(texts)
         try:
             with torch.no_grad():
-                for i in range(0, len(texts), self.batch_size):
-                    enc = self.tokenizer(texts[i:i + self.batch_size], padding=True,
+                for i in range(0, len(order), self.batch_size):
+                    idx = order[i:i + self.batch_size]
+                    enc = self.tokenizer([texts[j] for j in idx], padding=True,
                                          truncation=True, max_length=MAX_LENGTH,
                                          return_tensors="pt")
                     hs = self.model(**enc).last_hidden_state
                     mask = enc["attention_mask"].unsqueeze(-1).to(hs.dtype)
                     pooled = (hs * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
-                    out.append(torch.nn.functional.normalize(pooled, dim=-1).numpy())
+                    vecs = torch.nn.functional.normalize(pooled, dim=-1).numpy()
+                    for j, v in zip(idx, vecs):
+                        out[j] = v
         finally:
             torch.set_num_threads(before)
-        return np.concatenate(out) if out else np.zeros((0, 0), dtype=np.float32)
+        return np.stack(out) if out else np.zeros((0, 0), dtype=np.float32)
 
 
 def passage_sentences(passage: str) -> list:
     return [passage[s:e].strip() for s, e in sentence_spans(passage) if passage[s:e].strip()]
 
 
-def similarity_scores(row: dict, encode) -> tuple:
+class SentenceCache:
+    """The sentence embeddings of the last few passages (a passage's queries arrive
+    together: they are grouped by article), so each passage is encoded once."""
+
+    def __init__(self, encode, size: int = 8):
+        self.encode, self.size, self.items = encode, size, {}
+
+    def __call__(self, passage: str) -> np.ndarray:
+        if passage not in self.items:
+            if len(self.items) >= self.size:
+                self.items.pop(next(iter(self.items)))
+            self.items[passage] = self.encode(passage_sentences(passage))
+        return self.items[passage]
+
+
+def similarity_scores(row: dict, encode, sentences=None) -> tuple:
     """(candidates, score per candidate): the best cosine between the query filled with
-    the candidate and any passage sentence. `encode`: texts -> normalised rows."""
+    the candidate and any passage sentence. `encode`: texts -> normalised rows;
+    `sentences`: passage -> its sentences' rows (default: encoded here)."""
     query, cands = check_query(row), candidates(row)
-    sents = passage_sentences(row["passage"])
     filled = [query.replace(PLACEHOLDER, c.text) for c in cands]
-    vecs = encode(filled + sents)
-    q, s = vecs[:len(filled)], vecs[len(filled):]
+    s = (sentences or (lambda p: encode(passage_sentences(p))))(row["passage"])
+    q = encode(filled)
     return cands, (q @ s.T).max(axis=1)
 
 
-def predict(row: dict, encode) -> str:
-    cands, scores = similarity_scores(row, encode)
+def predict(row: dict, encode, sentences=None) -> str:
+    cands, scores = similarity_scores(row, encode, sentences)
     return cands[int(np.argmax(scores))].text               # ties: first candidate

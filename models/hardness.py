@@ -81,9 +81,10 @@ def passage_counts(row: dict) -> tuple:
 
 
 def record_reference(record_json: dict) -> dict:
-    """The same figures measured on an official ReCoRD JSON file (entity `end` inclusive):
-    passages, queries, mean mentions and clusters per passage, and the share of answers
-    that are the most frequent entity."""
+    """The same figures measured on an official ReCoRD JSON file (entity `end` inclusive;
+    SuperGLUE lines fit too as {"data": lines}): passages, queries with answers, mean
+    mentions and clusters per passage, and the share of answers that are the most
+    frequent entity."""
     per_passage, hits, queries = [], 0, 0
     for entry in record_json["data"]:
         text = entry["passage"]["text"]
@@ -92,11 +93,13 @@ def record_reference(record_json: dict) -> dict:
         base = {"passage": text, "entities": ents}
         per_passage.append(passage_counts(base))
         for qa in entry["qas"]:
+            if not qa.get("answers"):
+                continue                          # a test file without answers
             queries += 1
             hits += answer_is_most_frequent(dict(base, answers=qa.get("answers", [])))
     return {"passages": len(per_passage), "queries": queries,
-            "entities_per_passage": round(statistics.mean(m for m, _ in per_passage), 1)
+            "entities_per_passage": round(float(statistics.mean(m for m, _ in per_passage)), 1)
             if per_passage else None,
-            "clusters_per_passage": round(statistics.mean(c for _, c in per_passage), 1)
+            "clusters_per_passage": round(float(statistics.mean(c for _, c in per_passage)), 1)
             if per_passage else None,
             "most_frequent_share": round(hits / queries, 3) if queries else None}

@@ -59,6 +59,7 @@ def graph(p, config: FinalizeConfig, source=None):
     from transforms.finalize.export_writer import PassageFn, WriteExports
     from transforms.finalize.fates import ArticleFates
     from transforms.finalize.grouping import GroupArticles
+    from transforms.finalize.hardness import Hardness, read_scored
     from transforms.finalize.report import WriteReport
     from transforms.finalize.shards import WriteSplitShards
     from transforms.finalize.verdicts import ApplyHumanValidation, verdict_source
@@ -100,10 +101,12 @@ def graph(p, config: FinalizeConfig, source=None):
         io_utils.join(out, "articles", "articles"), schema=ARTICLE_FATE_SCHEMA,
         file_name_suffix=".parquet")
 
+    hard = ((released, kept, read_scored(p, paths.filtered))
+            | "Hardness" >> Hardness(s.hardness))
     counts = ((deduped[COUNTS], validated[COUNTS], groups[COUNTS], placed[COUNTS],
                shards[COUNTS], passages[COUNTS], exported[COUNTS], fates[COUNTS])
               | "AllCounts" >> beam.Flatten())
-    return ((counts, figures, shards["main"], exported["main"])
+    return ((counts, figures, shards["main"], exported["main"], hard)
             | "WriteReport" >> WriteReport(out, paths.run_folder(), paths.filtered,
                                            meta(config)))
 
