@@ -68,33 +68,38 @@ class ScoreBaselines(beam.DoFn):
             self.encoder = SentenceEncoder()
             self.sentences = SentenceCache(self.encoder)
 
-    def process(self, item, trained):
+    def predictions(self, row: dict, split, trained) -> dict:
+        """{baseline: predicted text} (dev and test get every baseline)."""
         from models.baselines import Predictor
         from models.embedding_reader import predict
+        preds = {"most_frequent": H.most_frequent_entity(row)}
+        if split in ("dev", "test"):
+            if self._predictors is None:
+                self._predictors = {t["name"]: Predictor(t) for t in trained}
+            for name, p in self._predictors.items():
+                preds[name] = p(row)
+            if self.encoder is not None:
+                preds["reader"] = predict(row, self.encoder, self.sentences)
+        return preds
+
+    def process(self, item, trained):
         row, split, fate = item
         sections = ("candidates",) + ((fate,) if fate in ("dropped", "released") else ())
         where = (split, OVERALL) if split else (OVERALL,)
         try:
-            preds = {"most_frequent": H.most_frequent_entity(row)}
+            preds = self.predictions(row, split, trained)
             hit = H.answer_is_most_frequent(row)
-            if split in ("dev", "test"):
-                if self._predictors is None:
-                    self._predictors = {t["name"]: Predictor(t) for t in trained}
-                for name, p in self._predictors.items():
-                    preds[name] = p(row)
-                if self.encoder is not None:
-                    preds["reader"] = predict(row, self.encoder, self.sentences)
-        except ValueError:
-            return                                   # not scorable (counted by the filter)
+        except ValueError:                           # not scorable (counted by the filter)
+            preds, hit = {}, None
         for name, pred in preds.items():
             em, f1 = H.record_scores(pred, row)
             for w in where:
                 for section in sections:
                     yield (name, w, section), (1, em, f1)
-        for w in where:
+        for w in where if hit is not None else ():
             for section in sections:
                 yield ("most_frequent_share", w, section), (1, float(hit), 0.0)
-        if fate == "released":
+        if fate == "released" and hit is not None:
             m, c = H.passage_counts(row)
             yield beam.pvalue.TaggedOutput("passages", ((split, row["passage_id"]), (m, c)))
 

@@ -12,7 +12,7 @@ class Decide(StepFn):
         self.salt = salt
 
     def apply(self, row, plan=None):
-        from transforms.machine_filtering.balance import keeps_back, row_stratum
+        from transforms.machine_filtering.balance import drops, keeps_back, row_stratum
         fold = row.get("fold")
         yield Count("adversary", f"fold{fold}.in", 1)
         correct = row.get("adversary_correct")
@@ -21,6 +21,13 @@ class Decide(StepFn):
             yield Count("adversary", f"fold{fold}.readmitted", 1)
             yield Count("adversary", f"readmitted.{strat}", 1)
             correct = False
+        elif correct is False and plan and drops(row, strat, plan, self.salt):
+            yield Count("adversary", f"fold{fold}.dropped", 1)
+            yield Count("adversary", f"dropped.{strat}", 1)
+            yield reject("adversary", "dropped_for_balance", article_id=row.get("article_id"),
+                         record_id=row.get("id"), detail=f"stratum {strat}: restores the "
+                         "most-frequent-entity share")
+            return
         if strat is not None:
             yield Count("adversary", f"{'dropped' if correct else 'kept'}.{strat}", 1)
         if correct is None:

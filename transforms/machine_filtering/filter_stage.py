@@ -73,12 +73,14 @@ def graph(p, config: FilterConfig, metas: list, device: str, hints=None, check_f
 
 def summarise(accounts) -> dict:
     a = accounts["adversary"]
-    dropped = a["reasons"].get("answered_by_adversary", 0)
+    balance = a["reasons"].get("dropped_for_balance", 0)
+    dropped = a["reasons"].get("answered_by_adversary", 0) + balance
     errors = a["reasons"].get("scoring_error", 0)
     scored = a["out"] + dropped
     return {"in": a["in"], "scored": scored, "kept": a["out"], "dropped": dropped,
             "errors": errors, "drop_share": dropped / scored if scored else None,
             "readmitted": sum(v for k, v in a.items() if k.startswith("readmitted.")),
+            "dropped_for_balance": balance,
             "most_frequent_share": shares(a),
             "max_rows_in_memory": a.get("max_rows_in_memory", 0),
             "max_group": {"batch": a.get("max_group", 0)}}
