@@ -1,7 +1,7 @@
 """The finalize stage: kept queries -> the released dataset (paper section 3.4).
 
     ReadKept -> DropDuplicateQueries -> HumanValidation -> GroupArticles -> AssignSplits
-    -> WriteShards, WriteExports, Table1, ArticleFates, WriteRejected -> WriteReport
+    -> WriteShards, WriteExports, Table1, ArticleFates, WriteRejected, Hardness -> WriteReport
 
 Checks its inputs against their manifests first, writes everything under
 `<output>.tmp`, and moves it into place only when every check holds: the one funnel from

@@ -22,7 +22,7 @@ class Decide(StepFn):
             yield Count("adversary", f"readmitted.{strat}", 1)
             correct = False
         elif correct is False and plan and drops(row, strat, plan, self.salt):
-            yield Count("adversary", f"fold{fold}.dropped", 1)
+            yield Count("adversary", f"fold{fold}.balance_dropped", 1)
             yield Count("adversary", f"dropped.{strat}", 1)
             yield reject("adversary", "dropped_for_balance", article_id=row.get("article_id"),
                          record_id=row.get("id"), detail=f"stratum {strat}: restores the "
@@ -50,13 +50,18 @@ def meta(metas: list, paths) -> dict:
 
 
 def per_fold(stats: dict) -> dict:
-    """{fold: {in, scored, kept, dropped, errors}} from adversarial_filter.json's funnel."""
+    """{fold: {in, scored, answered, kept, dropped, readmitted, balance_dropped, errors}}
+    from adversarial_filter.json's funnel: `dropped` are answered and dropped,
+    `readmitted` answered and kept back by the drop sampler (counted in `kept`),
+    `balance_dropped` unanswered and dropped by it."""
     a = stats["stages"]["adversary"]
     out = {}
+    keys = ("in", "kept", "dropped", "readmitted", "balance_dropped", "errors")
     for key, n in a.items():
         if key.startswith("fold") and "." in key:
             fold, what = key[4:].split(".", 1)
-            out.setdefault(int(fold), dict.fromkeys(("in", "kept", "dropped", "errors"), 0))[what] = n
+            out.setdefault(int(fold), dict.fromkeys(keys, 0))[what] = n
     for c in out.values():
-        c["scored"] = c["kept"] + c["dropped"]
+        c["scored"] = c["kept"] + c["dropped"] + c["balance_dropped"]
+        c["answered"] = c["dropped"] + c["readmitted"]
     return dict(sorted(out.items()))
