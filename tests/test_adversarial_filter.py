@@ -140,7 +140,7 @@ def test_every_candidate_is_scored_or_errored_and_counted(filtered):
     assert t["kept"] == len(kept) and t["kept"] + t["dropped"] == t["scored"]
     assert 0 < t["max_group"]["batch"] <= 64 and t["max_rows_in_memory"] <= 64
     assert stats["gaps"] == []
-    reasons = stats["stages"]["adversary"]["reasons"]
+    reasons = dict(stats["stages"]["adversary"]["reasons"])
     assert reasons.pop("dropped_for_balance", 0) == t["dropped_for_balance"]
     assert reasons == {"answered_by_adversary": t["dropped"] - t["dropped_for_balance"],
                        "scoring_error": 2}

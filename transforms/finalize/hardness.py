@@ -13,11 +13,12 @@ with the official ReCoRD EM/F1 (record_metric). A candidate's split is the split
 article's released queries; candidates of articles with none count in `overall` only.
 One grouping holds one article's rows; training holds at most `hardness_train_queries`.
 """
+import typing
+
 import apache_beam as beam
 
 from models import hardness as H
 from transforms.core.hashing import stable_hash
-from transforms.finalize.splits import SPLITS
 
 BASELINES = ("most_frequent", "query_only", "passage_only", "reader")
 TRAINED = ("query_only", "passage_only")
@@ -155,8 +156,8 @@ class Hardness(beam.PTransform):
                        key=lambda r: -stable_hash(r["id"], salt="hardness"))
                    | "TrainBaselines" >> beam.FlatMap(lambda train: train_all(train, s)))
         scored_out = rows | "ScoreBaselines" >> beam.ParDo(
-            ScoreBaselines(s.hardness_reader), beam.pvalue.AsList(trained)).with_outputs(
-                "passages", main="main")
+            ScoreBaselines(s.hardness_reader), beam.pvalue.AsList(trained)).with_output_types(
+                typing.Tuple[typing.Any, typing.Any]).with_outputs("passages", main="main")
         sums = (scored_out.main | "SumScores" >> beam.CombinePerKey(_sum3)
                 | "Scores" >> beam.combiners.ToList())
         passages = (scored_out.passages
@@ -191,6 +192,3 @@ def train_all(train_rows: list, settings) -> list:
     from models.baselines import train
     rows = sorted(train_rows, key=lambda r: r["id"])
     return [train(name, rows, seed=settings.hardness_seed) for name in TRAINED]
-
-
-__all__ = ["Hardness", "report", "fates", "BASELINES", "SECTIONS", "SPLITS"]
