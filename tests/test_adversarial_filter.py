@@ -123,8 +123,13 @@ def test_every_candidate_is_scored_or_errored_and_counted(filtered):
     assert {r["id"]: r["error"] for r in errors} == {
         "bad-no-entities": "no candidate entities in passage",
         "bad-two-placeholders": "query has 2 placeholders, expected 1"}
+    rejected = {r["record_id"]: r["reason"] for r in read(out / "rejected")}
     assert sorted(r["id"] for r in kept) == sorted(
-        r["id"] for r in scored if not r["adversary_correct"])
+        r["id"] for r in scored if r["id"] not in rejected)
+    for r in scored:           # answered and dropped, or dropped by the drop sampler
+        want = {True: "answered_by_adversary", False: "dropped_for_balance"}
+        assert rejected.get(r["id"], want[r["adversary_correct"]]) == want[r["adversary_correct"]]
+    assert sum(r["adversary_correct"] for r in kept) == stats["summary"]["readmitted"]
     for r in scored:
         assert r["adversary_prediction"] in {c.text for c in candidates(r)}
         assert r["adversary_correct"] == (
@@ -135,8 +140,12 @@ def test_every_candidate_is_scored_or_errored_and_counted(filtered):
     assert t["kept"] == len(kept) and t["kept"] + t["dropped"] == t["scored"]
     assert 0 < t["max_group"]["batch"] <= 64 and t["max_rows_in_memory"] <= 64
     assert stats["gaps"] == []
-    assert stats["stages"]["adversary"]["reasons"] == {
-        "answered_by_adversary": t["dropped"], "scoring_error": 2}
+    reasons = dict(stats["stages"]["adversary"]["reasons"])
+    assert reasons.pop("dropped_for_balance", 0) == t["dropped_for_balance"]
+    assert reasons == {"answered_by_adversary": t["dropped"] - t["dropped_for_balance"],
+                       "scoring_error": 2}
+    shares = t["most_frequent_share"]        # the drop sampler's window (0.45-0.55)
+    assert 0.45 <= shares["kept"] <= 0.55 and shares["dropped"] is not None
     assert json.loads((out / "stats" / "adversarial_filter.json").read_text()) == stats
     for folder in ("scored", "kept", "errors", "rejected", "stats"):
         assert (out / folder / "_MANIFEST.json").exists()
@@ -149,7 +158,7 @@ def test_runinference_agrees_with_training_heldout_evaluation(filtered):
     folds = per_fold(stats)
     for meta in load_adversary(str(adv)):
         per = folds[meta["fold"]]
-        assert per["dropped"] == round(meta["heldout_accuracy"] * meta["heldout_n"])
+        assert per["answered"] == round(meta["heldout_accuracy"] * meta["heldout_n"])
         assert per["scored"] == meta["heldout_n"]
         assert per["in"] == per["scored"] + per["errors"]
 

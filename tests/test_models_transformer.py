@@ -112,6 +112,6 @@ def test_transformer_trains_and_scores_end_to_end_on_cpu(tiny_slice, tmp_path):
     folds = per_fold(stats)
     for m in metas:   # RunInference agrees with the training-time held-out evaluation
         per = folds[m["fold"]]
-        assert per["dropped"] == round(m["heldout_accuracy"] * m["heldout_n"])
+        assert per["answered"] == round(m["heldout_accuracy"] * m["heldout_n"])
     saved = json.loads((tmp_path / "adv" / "stats" / "train_folds.json").read_text())
     assert saved == summary

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from transforms.core.config import setting
+from transforms.finalize.hardness_settings import HardnessSettings
 from transforms.finalize.near_duplicates import NearDupConfig
 from transforms.finalize.splits import SplitConfig
 
@@ -68,6 +69,7 @@ class FinalizeSettings:
            "groups needing more fail the stage")
     quota_buckets: int = setting(
         4096, "hash buckets of the dev/test quota threshold (memory of one combine)")
+    hardness: HardnessSettings = field(default_factory=HardnessSettings)
     export_part_passages: int = setting(
         10_000, "passages per sorted part of the ReCoRD/SuperGLUE exports (held in memory "
                 "by one worker while sorting)")

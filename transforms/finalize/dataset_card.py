@@ -3,6 +3,7 @@ import io
 import json
 
 from transforms.finalize import hub
+from transforms.finalize.hardness_card import hardness_lines
 
 
 HISTOGRAMS = (  # (file, distribution key, x label)
@@ -84,6 +85,7 @@ def render_card(stats: dict, shard_files: dict) -> str:
         lines.append(f"| {name} | " + " | ".join(_fmt(table[c][key]) for c in columns) + " |")
     lines += ["", "Tokens are spaCy's English tokenizer's non-space tokens; vocabularies are "
               "case-sensitive token types; entities/passage counts mentions.", ""]
+    lines += hardness_lines(stats)
     lines += ["## Distributions", ""]
     for file, _, label in HISTOGRAMS:
         lines.append(f"![{label}]({file})")
@@ -123,7 +125,8 @@ def render_card(stats: dict, shard_files: dict) -> str:
               "- `record/{train,dev,test}.json`: official ReCoRD JSON (`end` inclusive)",
               "- `superglue/{train,val,test}.jsonl`: SuperGLUE ReCoRD layout (`end` inclusive; "
               "the test file carries no answers)",
-              "- `stats.json`: the table above, the split policy and the funnel",
+              "- `stats.json`: the table above, the hardness report, the split policy and the "
+              "funnel",
               "- `rejected/*.parquet`: queries dropped at this stage, with their step and reason",
               "- `articles/*.parquet`: one row per input article or record: where it stopped "
               "contributing (stage, reason), or its released queries and split",

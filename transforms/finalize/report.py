@@ -67,7 +67,7 @@ def without_run_details(summary):
     return summary
 
 
-def build_stats(flat, figures, shards, exported, upstream, meta) -> dict:
+def build_stats(flat, figures, shards, exported, upstream, meta, hardness=None) -> dict:
     """(the stats.json dict, the histogram counts, {split: shard file names}); see the
     module docstring and docs/finalize.md for the layout."""
     own = funnel(flat, STEPS)
@@ -91,6 +91,7 @@ def build_stats(flat, figures, shards, exported, upstream, meta) -> dict:
                        "rows": sum(n for split, _, n in shards if split == s)} for s in SPLITS},
         "exports": {s: dict(zip(("passages", "queries"), dict(exported).get(s, (0, 0))))
                     for s in SPLITS},
+        "hardness": hardness,
     }, dist, shard_files
 
 
@@ -191,13 +192,14 @@ class WriteReport(beam.PTransform):
         self.out_dir, self.run_dir, self.filtered, self.meta = out_dir, run_dir, filtered, meta
 
     def expand(self, inputs):
-        counts, figures, shards, exported = inputs
+        counts, figures, shards, exported = inputs[:4]
+        hardness = inputs[4] if len(inputs) > 4 else None    # the hardness report
         out_dir, run_dir, filtered, meta = self.out_dir, self.run_dir, self.filtered, self.meta
 
-        def write(_, flat, figures, shards, exported):
+        def write(_, flat, figures, shards, exported, hard=None):
             upstream = read_upstream(run_dir, filtered)
             stats, dist, shard_files = build_stats(flat, figures, shards, exported, upstream,
-                                                   meta)
+                                                   meta, hard)
             write_outputs(out_dir, stats, dist, shard_files)
             return stats["summary"]
 
@@ -206,4 +208,5 @@ class WriteReport(beam.PTransform):
                 | "Once" >> beam.Create([None])
                 | "WriteStatsAndCard" >> beam.Map(
                     write, beam.pvalue.AsSingleton(summed), beam.pvalue.AsSingleton(figures),
-                    beam.pvalue.AsList(shards), beam.pvalue.AsList(exported)))
+                    beam.pvalue.AsList(shards), beam.pvalue.AsList(exported),
+                    *([beam.pvalue.AsSingleton(hardness)] if hardness is not None else [])))

@@ -1,7 +1,7 @@
 """The finalize stage: kept queries -> the released dataset (paper section 3.4).
 
     ReadKept -> DropDuplicateQueries -> HumanValidation -> GroupArticles -> AssignSplits
-    -> WriteShards, WriteExports, Table1, ArticleFates, WriteRejected -> WriteReport
+    -> WriteShards, WriteExports, Table1, ArticleFates, WriteRejected, Hardness -> WriteReport
 
 Checks its inputs against their manifests first, writes everything under
 `<output>.tmp`, and moves it into place only when every check holds: the one funnel from
@@ -59,6 +59,7 @@ def graph(p, config: FinalizeConfig, source=None):
     from transforms.finalize.export_writer import PassageFn, WriteExports
     from transforms.finalize.fates import ArticleFates
     from transforms.finalize.grouping import GroupArticles
+    from transforms.finalize.hardness import Hardness, read_scored
     from transforms.finalize.report import WriteReport
     from transforms.finalize.shards import WriteSortedShards, WriteSplitShards
     from transforms.finalize.verdicts import ApplyHumanValidation, verdict_source
@@ -102,10 +103,12 @@ def graph(p, config: FinalizeConfig, source=None):
         io_utils.join(out, "articles"), ("articles",), s.shard_rows,
         schema=ARTICLE_FATE_SCHEMA, key_columns=tuple(ARTICLE_FATE_SCHEMA.names))
 
+    hard = ((released, kept, read_scored(p, paths.filtered))
+            | "Hardness" >> Hardness(s.hardness))
     counts = ((deduped[COUNTS], validated[COUNTS], groups[COUNTS], placed[COUNTS],
                shards[COUNTS], passages[COUNTS], exported[COUNTS], fates[COUNTS]) + clusters[1:]
               | "AllCounts" >> beam.Flatten())
-    return ((counts, figures, shards["main"], exported["main"])
+    return ((counts, figures, shards["main"], exported["main"], hard)
             | "WriteReport" >> WriteReport(out, paths.run_folder(), paths.filtered,
                                            meta(config)))
 

@@ -11,6 +11,7 @@ from models.features import LexicalFeatureConfig
 from transforms.core.config import setting
 
 DEVICES = ("auto", "cpu", "cuda", "gpu")
+BALANCE_MODES = ("most_frequent", "none")
 
 
 @dataclass(frozen=True)
@@ -104,14 +105,33 @@ class FilterSettings:
                           choices=DEVICES)
     max_error_share: float = setting(
         0.0, "share of candidates that may fail to score before the stage fails (0: none)")
+    balance: str = setting(
+        "most_frequent", "drop sampler: most_frequent keeps back the fewest answered queries "
+        "that keep the kept most-frequent-entity share at the candidates' (clamped); none "
+        "drops every answered query", choices=BALANCE_MODES)
+    most_frequent_share_min: float = setting(
+        0.45, "drop sampler: lowest kept share of answers that are the passage's most "
+              "frequent entity (ReCoRD dev: about 0.5)")
+    most_frequent_share_max: float = setting(
+        0.55, "drop sampler: highest kept most-frequent-entity share")
+    balance_salt: str = setting("balance", "drop sampler: salt of the query-id hash that "
+                                           "picks the answered queries kept back")
 
     def problems(self) -> list:
-        out = []
+        out = balance_problems(self)
         if self.max_batch_size < 1:
             out.append(f"max_batch_size must be at least 1, got {self.max_batch_size}")
         if not 0.0 <= self.max_error_share <= 1.0:
             out.append(f"max_error_share must be between 0 and 1, got {self.max_error_share}")
         return out
+
+
+def balance_problems(s) -> list:
+    lo, hi = s.most_frequent_share_min, s.most_frequent_share_max
+    if not 0.0 <= lo <= hi <= 1.0:
+        return [f"most_frequent_share_min ({lo}) and _max ({hi}) must satisfy 0 <= min <= "
+                "max <= 1"]
+    return []
 
 
 @dataclass(frozen=True)

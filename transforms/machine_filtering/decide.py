@@ -1,15 +1,35 @@
-"""Decide: a scored candidate is kept when its fold's reader got it wrong (paper 3.3)."""
+"""Decide: a scored candidate is kept when its fold's reader got it wrong (paper 3.3), or
+when the drop sampler keeps it back (`balance.py`)."""
 from transforms.core.accounting import Count, StepFn, reject
 
 
 class Decide(StepFn):
-    """Scored rows -> kept rows; answered and unscorable queries become rejected rows."""
+    """Scored rows -> kept rows; answered and unscorable queries become rejected rows.
+    `plan` (side input): the drop sampler's plan; each kept row counts its stratum."""
     step = "adversary"
 
-    def apply(self, row):
+    def __init__(self, salt: str = "balance"):
+        self.salt = salt
+
+    def apply(self, row, plan=None):
+        from transforms.machine_filtering.balance import drops, keeps_back, row_stratum
         fold = row.get("fold")
         yield Count("adversary", f"fold{fold}.in", 1)
         correct = row.get("adversary_correct")
+        strat = row_stratum(row)
+        if correct and plan and keeps_back(row, strat, plan, self.salt):
+            yield Count("adversary", f"fold{fold}.readmitted", 1)
+            yield Count("adversary", f"readmitted.{strat}", 1)
+            correct = False
+        elif correct is False and plan and drops(row, strat, plan, self.salt):
+            yield Count("adversary", f"fold{fold}.balance_dropped", 1)
+            yield Count("adversary", f"dropped.{strat}", 1)
+            yield reject("adversary", "dropped_for_balance", article_id=row.get("article_id"),
+                         record_id=row.get("id"), detail=f"stratum {strat}: restores the "
+                         "most-frequent-entity share")
+            return
+        if strat is not None:
+            yield Count("adversary", f"{'dropped' if correct else 'kept'}.{strat}", 1)
         if correct is None:
             yield Count("adversary", f"fold{fold}.errors", 1)
             yield reject("adversary", "scoring_error", article_id=row.get("article_id"),
@@ -30,13 +50,18 @@ def meta(metas: list, paths) -> dict:
 
 
 def per_fold(stats: dict) -> dict:
-    """{fold: {in, scored, kept, dropped, errors}} from adversarial_filter.json's funnel."""
+    """{fold: {in, scored, answered, kept, dropped, readmitted, balance_dropped, errors}}
+    from adversarial_filter.json's funnel: `dropped` are answered and dropped,
+    `readmitted` answered and kept back by the drop sampler (counted in `kept`),
+    `balance_dropped` unanswered and dropped by it."""
     a = stats["stages"]["adversary"]
     out = {}
+    keys = ("in", "kept", "dropped", "readmitted", "balance_dropped", "errors")
     for key, n in a.items():
         if key.startswith("fold") and "." in key:
             fold, what = key[4:].split(".", 1)
-            out.setdefault(int(fold), dict.fromkeys(("in", "kept", "dropped", "errors"), 0))[what] = n
+            out.setdefault(int(fold), dict.fromkeys(keys, 0))[what] = n
     for c in out.values():
-        c["scored"] = c["kept"] + c["dropped"]
+        c["scored"] = c["kept"] + c["dropped"] + c["balance_dropped"]
+        c["answered"] = c["dropped"] + c["readmitted"]
     return dict(sorted(out.items()))

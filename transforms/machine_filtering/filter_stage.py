@@ -41,6 +41,7 @@ def graph(p, config: FilterConfig, metas: list, device: str, hints=None, check_f
     import apache_beam as beam
     from transforms.core.accounting import COUNTS, REJECTED, WriteFunnel, accounted
     from transforms.core.schema import REJECTED_SCHEMA, ROW_GROUP, SCORED_SCHEMA
+    from transforms.machine_filtering.balance import BalancePlan
     from transforms.machine_filtering.decide import Decide, meta
     from transforms.machine_filtering.scoring import (ERROR_SCHEMA, ScoreWithAdversary,
                                                       assign_fold)
@@ -51,7 +52,9 @@ def graph(p, config: FilterConfig, metas: list, device: str, hints=None, check_f
             | "AssignFold" >> beam.Map(assign_fold, k))
     scored, errors, batch_counts = rows | "AdversarialFilter" >> ScoreWithAdversary(
         paths.adversary, config.settings, metas, device, hints)
-    decided = accounted(scored, "Decide", Decide())
+    plan = scored | "BalancePlan" >> BalancePlan(config.settings)
+    decided = accounted(scored, "Decide", Decide(config.settings.balance_salt),
+                        beam.pvalue.AsSingleton(plan))
 
     def write(pcoll, name, schema):
         pcoll | f"Write{name.capitalize()}" >> beam.io.WriteToParquet(
@@ -70,13 +73,32 @@ def graph(p, config: FilterConfig, metas: list, device: str, hints=None, check_f
 
 def summarise(accounts) -> dict:
     a = accounts["adversary"]
-    dropped = a["reasons"].get("answered_by_adversary", 0)
+    balance = a["reasons"].get("dropped_for_balance", 0)
+    dropped = a["reasons"].get("answered_by_adversary", 0) + balance
     errors = a["reasons"].get("scoring_error", 0)
     scored = a["out"] + dropped
     return {"in": a["in"], "scored": scored, "kept": a["out"], "dropped": dropped,
             "errors": errors, "drop_share": dropped / scored if scored else None,
+            "readmitted": sum(v for k, v in a.items() if k.startswith("readmitted.")),
+            "dropped_for_balance": balance,
+            "most_frequent_share": shares(a),
             "max_rows_in_memory": a.get("max_rows_in_memory", 0),
             "max_group": {"batch": a.get("max_group", 0)}}
+
+
+def shares(account: dict) -> dict:
+    """Share of answers that are the passage's most frequent entity among the scored
+    candidates, the dropped and the kept queries (`Decide`'s stratum counts)."""
+    from models.hardness import MOST_FREQUENT, OTHER
+    n = {(w, s): account.get(f"{w}.{s}", 0) for w in ("kept", "dropped")
+         for s in (MOST_FREQUENT, OTHER)}
+
+    def share(mf, other):
+        return round(mf / (mf + other), 4) if mf + other else None
+    return {"candidates": share(n["kept", MOST_FREQUENT] + n["dropped", MOST_FREQUENT],
+                                n["kept", OTHER] + n["dropped", OTHER]),
+            "dropped": share(n["dropped", MOST_FREQUENT], n["dropped", OTHER]),
+            "kept": share(n["kept", MOST_FREQUENT], n["kept", OTHER])}
 
 
 def load_metas(adversary: str) -> list:

@@ -1,0 +1,221 @@
+"""The hardness report's pieces without a pipeline: entity clusters and the most frequent
+entity, the ReCoRD metric of a prediction, the query-only and passage-only baselines
+(what each may see, and that each learns its own shortcut), the frozen MiniLM reader,
+the report's assembly and the ReCoRD reference measured on the real files."""
+import json
+import random
+
+import numpy as np
+import pytest
+
+from models import baselines, embedding_reader, hardness
+from models.features import candidates
+from transforms.finalize import hardness as report_mod
+from transforms.finalize.hardness_card import hardness_lines
+
+
+def make_row(parts, query, answer, qid="q", labels=None):
+    """A row from passage pieces: strings, or (entity text,) tuples marking a mention."""
+    labels = labels or {}
+    text, ents = "", []
+    for p in parts:
+        if isinstance(p, tuple):
+            ents.append({"start": len(text), "end": len(text) + len(p[0]), "text": p[0],
+                         "label": labels.get(p[0], "PERSON")})
+            text += p[0]
+        else:
+            text += p
+    answers = [{"start": e["start"], "end": e["end"], "text": e["text"]} for e in ents
+               if e["text"] in answer]
+    return {"id": qid, "passage_id": "p-" + qid, "article_id": "a-" + qid, "passage": text,
+            "entities": ents, "query": query, "answers": answers}
+
+
+ROW = make_row([("Barack Obama",), " met ", ("Angela Merkel",), " in ", ("Berlin",), ". ",
+                ("Obama",), " praised ", ("Merkel",), ". ", ("Obama",), " left ",
+                ("Berlin",), ".\n@highlight\n", ("Obama",), " visits ", ("Berlin",)],
+               "@placeholder flew home on Friday .", {"Angela Merkel", "Merkel"},
+               labels={"Berlin": "GPE"})
+
+
+def test_alias_clusters_join_texts_whose_words_contain_each_other():
+    groups = hardness.alias_clusters(candidates(ROW))
+    assert [[c.text for c in g] for g in groups] == [
+        ["Barack Obama", "Obama"], ["Angela Merkel", "Merkel"], ["Berlin"]]
+    assert hardness.passage_counts(ROW) == (9, 3)
+
+
+def test_most_frequent_entity_counts_clusters_and_breaks_ties_by_first_mention():
+    # Obama: 4 mentions (1 + 3), Berlin 3, Merkel 2; the prediction is the cluster's
+    # most mentioned text
+    assert hardness.most_frequent_entity(ROW) == "Obama"
+    assert not hardness.answer_is_most_frequent(ROW)
+    assert hardness.stratum(ROW) == hardness.OTHER
+    on_obama = dict(ROW, answers=[{"start": 0, "end": 12, "text": "Barack Obama"}])
+    assert hardness.answer_is_most_frequent(on_obama)
+    assert hardness.stratum(on_obama) == hardness.MOST_FREQUENT
+    tie = make_row([("Ann",), " and ", ("Bob",), " and ", ("Bob",), " and ", ("Ann",)],
+                   "@placeholder won .", {"Ann"})
+    assert hardness.most_frequent_entity(tie) == "Ann"
+
+
+def test_record_scores_use_the_official_normalisation():
+    assert hardness.record_scores("the Merkel", ROW) == (1.0, 1.0)
+    em, f1 = hardness.record_scores("Angela", ROW)
+    assert em == 0.0 and f1 == pytest.approx(2 / 3)
+    assert hardness.record_scores(None, ROW) == (0.0, 0.0)
+
+
+def test_record_reference_matches_the_figures_on_the_card(record_format_dir):
+    data = json.loads((record_format_dir / "allennlp_models_record.json").read_text())["data"]
+    for split in ("train", "test"):   # val repeats the allennlp passages
+        data += [json.loads(line) for line in (record_format_dir / "superglue_jsonl" /
+                                               f"{split}.jsonl").read_text().splitlines()]
+    got = hardness.record_reference({"data": data})
+    sample = {k: v for k, v in report_mod.RECORD_REFERENCE["sample"].items() if k != "source"}
+    assert got == sample
+
+
+def _example_by_text(fn, row):
+    cands, ex = fn(row)
+    return {c.text: (tuple(ex["dense"][i]), tuple(ex["sparse"][i])) for i, c in enumerate(cands)}
+
+
+def test_query_only_never_sees_the_passage_and_passage_only_never_sees_the_query():
+    # Same entity list, other passage (counts, order, highlights, context all change)
+    other_passage = make_row([("Berlin",), " is where ", ("Merkel",), " and ",
+                              ("Angela Merkel",), " saw ", ("Barack Obama",), " and ",
+                              ("Obama",), "."], ROW["query"], {"Merkel"},
+                             labels={"Berlin": "GPE"})
+    assert (_example_by_text(baselines.query_only_features, ROW)
+            == _example_by_text(baselines.query_only_features, other_passage))
+    assert (_example_by_text(baselines.passage_only_features, ROW)
+            != _example_by_text(baselines.passage_only_features, other_passage))
+    other_query = dict(ROW, query="Officials said @placeholder met Obama in Berlin .")
+    assert (_example_by_text(baselines.passage_only_features, ROW)
+            == _example_by_text(baselines.passage_only_features, other_query))
+    assert (_example_by_text(baselines.query_only_features, ROW)
+            != _example_by_text(baselines.query_only_features, other_query))
+
+
+NAMES = ["Ann Lee", "Bob Ray", "Cid Moe", "Dee Fox", "Eve Poe", "Fay Orr"]
+PLACES = ["Paris", "Rome", "Oslo", "Lima", "Kyiv", "Doha"]
+
+
+def synthetic(n, seed, answer_is):
+    """Rows with 3 people and 2 places. `answer_is`: "type" (the answer is always the
+    place after "in", the most mentioned entity is a person), or "frequent" (the answer
+    is the most mentioned person; the query's words say nothing about which)."""
+    rng, rows = random.Random(seed), []
+    for i in range(n):
+        people, places = rng.sample(NAMES, 3), rng.sample(PLACES, 2)
+        counts = {people[0]: 4, people[1]: 2, people[2]: 1, places[0]: 1, places[1]: 1}
+        order = [e for e, k in counts.items() for _ in range(k)]
+        rng.shuffle(order)
+        parts = []
+        for e in order:
+            parts += [(e,), " spoke . "]
+        if answer_is == "type":
+            query, answer = "The talks took place in @placeholder on Monday .", places[1]
+        else:
+            query, answer = "@placeholder spoke again later .", people[0]
+        rows.append(make_row(parts, query, {answer}, qid=f"{answer_is}{seed}-{i:03d}",
+                             labels={p: "GPE" for p in PLACES}))
+    return rows
+
+
+def accuracy(predict, rows):
+    return float(np.mean([hardness.record_scores(predict(r), r)[0] for r in rows]))
+
+
+def test_each_partial_baseline_learns_its_own_shortcut_only():
+    type_train, type_test = synthetic(120, 1, "type"), synthetic(60, 2, "type")
+    freq_train, freq_test = synthetic(120, 3, "frequent"), synthetic(60, 4, "frequent")
+    q_type = baselines.Predictor(baselines.train("query_only", type_train))
+    p_type = baselines.Predictor(baselines.train("passage_only", type_train))
+    q_freq = baselines.Predictor(baselines.train("query_only", freq_train))
+    p_freq = baselines.Predictor(baselines.train("passage_only", freq_train))
+    # type fit needs the query: query-only picks a place, and among two places is at chance
+    assert 0.35 <= accuracy(q_type, type_test) <= 0.65
+    assert accuracy(p_type, type_test) <= 0.65
+    # "the most mentioned person" needs the passage's counts: passage-only learns it
+    assert accuracy(p_freq, freq_test) >= 0.95
+    assert accuracy(q_freq, freq_test) <= 0.5
+    assert accuracy(hardness.most_frequent_entity, freq_test) == 1.0
+    assert accuracy(hardness.most_frequent_entity, type_test) == 0.0
+
+
+def test_trained_baselines_are_deterministic():
+    rows = synthetic(40, 5, "frequent")
+    a = baselines.train("passage_only", rows, seed=3)
+    b = baselines.train("passage_only", rows, seed=3)
+    assert a["queries"] == 40
+    assert all(np.array_equal(a["state"][k].numpy(), b["state"][k].numpy()) for k in a["state"])
+
+
+@pytest.fixture(scope="module")
+def encoder():
+    return embedding_reader.SentenceEncoder()
+
+
+def test_minilm_reader_finds_the_sentence_the_query_restates(encoder):
+    row = make_row([("Maria Lopez",), " won the chess final in ", ("Madrid",),
+                    " on Sunday. ", ("John Smith",), " cooked pasta for ", ("Kate Brown",),
+                    " at home. ", ("John Smith",), " said the weather was cold."],
+                   "The chess championship in Madrid was won by @placeholder .",
+                   {"Maria Lopez"}, labels={"Madrid": "GPE"})
+    assert embedding_reader.predict(row, encoder) == "Maria Lopez"
+    vecs = encoder(["a b", "a much longer sentence than the other one"])
+    assert vecs.shape == (2, 384) and np.allclose(np.linalg.norm(vecs, axis=1), 1, atol=1e-5)
+
+
+def test_sentence_cache_encodes_a_passage_once_and_keeps_a_few():
+    calls = []
+
+    def encode(texts):          # a bag-of-letters encoder: real, cheap, normalised
+        calls.append(len(texts))
+        out = np.array([[t.lower().count(ch) for ch in "abcdefghijklmnopqrstuvwxyz"]
+                        for t in texts], dtype=np.float32) + 1e-3
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+    cache = embedding_reader.SentenceCache(encode, size=2)
+    first = cache(ROW["passage"])
+    assert cache(ROW["passage"]) is first and len(calls) == 1
+    cache("One. Two.")
+    cache("Three.")
+    cache(ROW["passage"])
+    assert len(calls) == 4                   # evicted after two other passages
+    assert embedding_reader.predict(ROW, encode, cache) in {c.text for c in candidates(ROW)}
+
+
+def test_fates_tag_each_candidate_with_its_articles_split():
+    rel = [dict(ROW, id="r1", split="dev")]
+    cands = [dict(ROW, id=i, adversary_correct=c) for i, c in
+             (("r1", False), ("k1", False), ("d1", True), ("e1", None))]
+    got = list(report_mod.fates(("a", {"released": rel, "kept": [{"id": "r1"}, {"id": "k1"}],
+                                       "cand": cands})))
+    assert [(r["id"], s, f) for r, s, f in got] == [
+        ("r1", "dev", "released"), ("k1", "dev", "kept"), ("d1", "dev", "dropped")]
+    alone = list(report_mod.fates(("a", {"released": rel, "kept": [], "cand": []})))
+    assert [(r["id"], s, f) for r, s, f in alone] == [("r1", "dev", "released")]
+
+
+def test_report_and_card_table_hold_every_baseline():
+    sums = []
+    for name in report_mod.BASELINES:
+        for split in ("dev", "test"):
+            for section in report_mod.SECTIONS:
+                sums.append(((name, split, section), (4, 1.0, 2.0)))
+    sums += [(("most_frequent_share", "dev", s), (4, 2.0, 0.0)) for s in report_mod.SECTIONS]
+    rep = report_mod.report(sums, [("dev", 30, 16, 2)],
+                            [{"name": "query_only", "queries": 9}])
+    assert rep["baselines"]["reader"]["dev"]["released"] == {"n": 4, "exact_match": 25.0,
+                                                             "f1": 50.0}
+    assert rep["most_frequent_share"]["dev"]["dropped"] == {"n": 4, "share": 0.5}
+    assert rep["passages"]["dev"] == {"passages": 2, "entities_per_passage": 15.0,
+                                      "clusters_per_passage": 8.0}
+    card = "\n".join(hardness_lines({"hardness": rep}))
+    for label in ("most frequent entity", "query only", "passage only", "held-out reader"):
+        assert f"| {label}" in card
+    assert "| dev | 0.50 (n=4) | 0.50 (n=4) | 0.50 (n=4) |" in card
+    assert "| ReCoRD | 17.5 | 10.1 |" in card
+    assert hardness_lines({"hardness": None}) == []

@@ -1,0 +1,20 @@
+"""Settings of finalize's hardness report (importable without Beam)."""
+from dataclasses import dataclass
+
+from transforms.core.config import setting
+
+
+@dataclass(frozen=True)
+class HardnessSettings:
+    hardness_train_queries: int = setting(
+        20_000, "hardness report: released train queries the query-only and passage-only "
+                "baselines train on (the smallest id hashes; held by one worker)")
+    hardness_reader: bool = setting(
+        True, "hardness report: score dev and test with the held-out frozen MiniLM "
+              "similarity reader (the slowest baseline)")
+    hardness_seed: int = setting(13, "hardness report: seed of the trained baselines")
+
+    def __post_init__(self):
+        if self.hardness_train_queries < 1:
+            raise ValueError("hardness_train_queries must be at least 1, got "
+                             f"{self.hardness_train_queries}")
