@@ -336,3 +336,7 @@ def test_a_corpus_of_one_story_builds_and_says_which_folds_it_cannot_fill(tmp_pa
     assert queries > 0 and summary["heldout_n"] == queries and summary["gaps"] == []
     per_fold = summary["per_fold"]
     assert sorted(f["heldout_n"] for f in per_fold.values()) == [0, 0, 0, 0, queries]
+    # the one fold that holds the queries has an untrained reader: it drops nothing
+    adversary = json.loads((tmp_path / "run" / "filtered" / "stats" / "adversarial_filter.json")
+                           .read_text())["stages"]["adversary"]
+    assert adversary["in"] == queries and adversary["rejected"] == 0

@@ -145,6 +145,9 @@ def test_decide_keeps_back_what_the_plan_says_and_counts_it():
     assert out[-1] == unanswered and not any(isinstance(o, Rejected) for o in out)
     out = list(Decide().apply(row))                      # no plan: the plain filter
     assert any(isinstance(o, Rejected) for o in out)
+    out = list(Decide(untrained={2}).apply(row, {"threshold": {}, "readmit": {}}))
+    assert out[-1] == row and not any(isinstance(o, Rejected) for o in out)  # fold 2 untrained
+    assert "fold2.untrained_kept" in {o.key for o in out if isinstance(o, Count)}
 
 
 def test_share_window_is_checked():

@@ -8,8 +8,8 @@ class Decide(StepFn):
     `plan` (side input): the drop sampler's plan; each kept row counts its stratum."""
     step = "adversary"
 
-    def __init__(self, salt: str = "balance"):
-        self.salt = salt
+    def __init__(self, salt: str = "balance", untrained=frozenset()):
+        self.salt, self.untrained = salt, frozenset(untrained)
 
     def apply(self, row, plan=None):
         from transforms.machine_filtering.balance import drops, keeps_back, row_stratum
@@ -17,7 +17,12 @@ class Decide(StepFn):
         yield Count("adversary", f"fold{fold}.in", 1)
         correct = row.get("adversary_correct")
         strat = row_stratum(row)
-        if correct and plan and keeps_back(row, strat, plan, self.salt):
+        if fold in self.untrained and correct is not None:
+            # a reader that never trained (too few articles for its fold) answers by chance:
+            # what it "answers" proves nothing about the query, so nothing is dropped for it
+            yield Count("adversary", f"fold{fold}.untrained_kept", 1)
+            correct = False
+        elif correct and plan and keeps_back(row, strat, plan, self.salt):
             yield Count("adversary", f"fold{fold}.readmitted", 1)
             yield Count("adversary", f"readmitted.{strat}", 1)
             correct = False

@@ -53,7 +53,8 @@ def graph(p, config: FilterConfig, metas: list, device: str, hints=None, check_f
     scored, errors, batch_counts = rows | "AdversarialFilter" >> ScoreWithAdversary(
         paths.adversary, config.settings, metas, device, hints)
     plan = scored | "BalancePlan" >> BalancePlan(config.settings)
-    decided = accounted(scored, "Decide", Decide(config.settings.balance_salt),
+    untrained = untrained_folds(metas)
+    decided = accounted(scored, "Decide", Decide(config.settings.balance_salt, untrained),
                         beam.pvalue.AsSingleton(plan))
 
     def write(pcoll, name, schema):
@@ -99,6 +100,12 @@ def shares(account: dict) -> dict:
                                 n["kept", OTHER] + n["dropped", OTHER]),
             "dropped": share(n["dropped", MOST_FREQUENT], n["dropped", OTHER]),
             "kept": share(n["kept", MOST_FREQUENT], n["kept", OTHER])}
+
+
+def untrained_folds(metas: list) -> frozenset:
+    """Folds whose reader took no training step (train_folds warned of them): their
+    answers drop nothing."""
+    return frozenset(m["fold"] for m in metas if not (m.get("training") or {}).get("steps"))
 
 
 def load_metas(adversary: str) -> list:
