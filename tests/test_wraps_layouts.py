@@ -5,14 +5,13 @@ lines of ours) run through the Hugging Face loader's transformation into a CSV e
 pure chain (benchmarks/quality.py). The same stories read directly must give the same
 sentences."""
 import collections
-import json
 
 import pytest
 
-from benchmarks import hf_layout, quality
+from benchmarks import quality
+from benchmarks.layouts import layout_inputs
 from transforms.curation import wraps
 from transforms.curation.clean import clean_article, clean_paragraph
-from transforms.ingestion import readers
 
 N_DAILYMAIL = 24
 
@@ -22,21 +21,8 @@ def layouts(corpus_dir, tmp_path_factory):
     """{layout: articles} for the same stories as `.story` files and as a CSV export of the
     loader's rows; and the captions and video lines put into the Daily Mail stories."""
     tmp = tmp_path_factory.mktemp("wraps")
-    stories = sorted((corpus_dir / "cnn_stories").glob("*.story"))
-    rows = [json.loads(line) for line in open(corpus_dir / "cnndm_test250.jsonl")]
-    inserted = []
-    for i, row in enumerate(r for r in rows if r["source"] == "dailymail"):
-        if i == N_DAILYMAIL:
-            break
-        text, put_in = hf_layout.dailymail_story(row["article"], row["highlights"], seed=i)
-        inserted += put_in
-        path = tmp / f"{row['id']}.story"
-        path.write_text(text, encoding="utf-8")
-        stories.append(path)
-    csv_path = hf_layout.write_csv(stories, tmp / "cnn_dailymail.csv")
-    with open(csv_path, newline="", encoding="utf-8") as f:
-        hf = [a for a in readers.parse_csv(f, str(csv_path), "public")]
-    direct = [readers.parse_story(p.read_bytes(), str(p), "public") for p in stories]
+    parsed, inserted = layout_inputs(corpus_dir, tmp, N_DAILYMAIL)
+    hf, direct = parsed["hf_csv"], parsed["story"]
     assert len(hf) == len(direct) == 20 + N_DAILYMAIL
     assert not any(isinstance(a, dict) for a in hf + direct)
     return {"hf_csv": hf, "story": direct}, inserted

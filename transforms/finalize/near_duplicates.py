@@ -166,20 +166,8 @@ def similar_pairs(sigs: dict, config: NearDupConfig) -> set:
 def components(pairs: Iterable[tuple]) -> dict:
     """{article: cluster key} by union-find over near-duplicate pairs; the key is the
     cluster's smallest article id. Articles in no pair are absent."""
-    parent = {}
-
-    def find(x):
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for a, b in sorted(pairs):
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-    return {a: find(a) for a in sorted(parent)}
+    from transforms.finalize.splits import components as union_find
+    return union_find(pairs)
 
 
 def cluster_sizes(clusters: dict) -> dict:

@@ -99,11 +99,10 @@ def link_keys(passage: str, url: Optional[str]) -> tuple:
     return keys + ("u:" + url,) if url else keys
 
 
-def group_articles(links: Iterable[tuple]) -> dict:
-    """{article_id: group key} from (article_id, passage digest, url) triples, by
-    union-find: the reference the Beam label propagation (grouping.py) must match.
-    Articles sharing an exact passage text or a URL share a group; its key is its
-    smallest article id."""
+def components(pairs: Iterable[tuple], nodes: Iterable = ()) -> dict:
+    """{node: component key} by union-find over `pairs` (and `nodes`, alone unless a pair
+    joins them); a component's key is its smallest member. Shared by the article groups
+    below and the near-duplicate clusters (near_duplicates.py)."""
     parent = {}
 
     def find(x):
@@ -113,22 +112,30 @@ def group_articles(links: Iterable[tuple]) -> dict:
             x = parent[x]
         return x
 
-    def union(a, b):
+    for node in nodes:
+        find(node)
+    for a, b in sorted(pairs):
         ra, rb = find(a), find(b)
         if ra != rb:
             parent[max(ra, rb)] = min(ra, rb)
+    return {a: find(a) for a in sorted(parent)}
 
-    first_by_key = {}
+
+def group_articles(links: Iterable[tuple]) -> dict:
+    """{article_id: group key} from (article_id, passage digest, url) triples: the
+    reference the Beam label propagation (grouping.py) must match. Articles sharing an
+    exact passage text or a URL share a group; its key is its smallest article id."""
+    articles, pairs, first_by_key = [], [], {}
     for article_id, digest, url in links:
-        find(article_id)
+        articles.append(article_id)
         for key in (("passage", digest), ("url", url)):
             if key[1] is None or key[1] == "":
                 continue
             if key in first_by_key:
-                union(article_id, first_by_key[key])
+                pairs.append((article_id, first_by_key[key]))
             else:
                 first_by_key[key] = article_id
-    return {a: find(a) for a in parent}
+    return components(pairs, articles)
 
 
 # --- assigning groups to splits ---------------------------------------------------------
