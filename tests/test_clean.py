@@ -303,3 +303,11 @@ def test_clean_counts_the_pieces_it_cuts_out_by_reason():
     assert cleaned.paragraphs[-3:] == ("He smiled.", "The club met.",
                                        "The club said he would stay.")
     assert clean_article(article) == cleaned   # counting changes nothing
+
+
+def test_list_bullets_at_a_line_start_are_layout_not_text():
+    from transforms.curation.clean import clean_paragraph
+    assert clean_paragraph("• Democrats are working to strengthen Social Security.") == \
+        "Democrats are working to strengthen Social Security."
+    assert clean_paragraph("▪ First point\n• Second point") == "First point\nSecond point"
+    assert clean_paragraph("Prices rose 5 • 3 points.") == "Prices rose 5 • 3 points."

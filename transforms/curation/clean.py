@@ -104,8 +104,17 @@ def strip_trailing_credit(text: str) -> str:
             return text
 
 
+_LIST_BULLET = re.compile(r"^[ \t]*[•·▪●◦■□►▶➤✓✔](?:[ \t]+|(?=\S))", re.M)
+
+
+def strip_list_bullets(text: str) -> str:
+    """A list item's bullet at the start of a line is layout, not text: "• Democrats are
+    working to ..." (a CNN 2010 page's list of quotes) reads "Democrats are working to ..."."""
+    return _LIST_BULLET.sub("", text)
+
+
 def clean_paragraph(text: str) -> str:
-    text = strip_link_lines(text)
+    text = strip_list_bullets(strip_link_lines(text))
     text = _TRAILING_FRIEND.sub("", text)
     return normalise_whitespace(strip_photo_positions(undo_ptb_escapes(text)))
 
