@@ -89,7 +89,7 @@ def train(name: str, rows, seed: int = 13, config: LexicalConfig = LexicalConfig
         with torch_threads(1):
             train_loop(model, data, lr=config.lr, epochs=config.epochs,
                        batch_size=config.batch_size, seed=seed,
-                       weight_decay=config.weight_decay, log_every=10 ** 9)
+                       weight_decay=config.weight_decay, label=f"hardness baseline {name}")
     model.eval()
     return {"name": name, "state": {k: v.clone() for k, v in model.state_dict().items()},
             "queries": len(data.examples)}
