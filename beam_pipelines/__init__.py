@@ -3,11 +3,11 @@ import os
 import signal
 import sys
 
-# The Beam commands answer Ctrl-C from one thread (beam_pipelines/common.py): run as a command
+# The Beam commands and publish answer Ctrl-C from one thread (beam_pipelines/common.py): run as a command
 # (`python -m beam_pipelines.<x>` or a `record-*` console script), SIGINT is blocked before any
 # import can start a thread, so that every thread inherits the block. The other commands
 # (validate, evaluate, preview, human_validation) keep Python's KeyboardInterrupt.
-_WATCHED = {"generate", "train_folds", "adversarial_filter", "finalize", "build"}
+_WATCHED = {"generate", "train_folds", "adversarial_filter", "finalize", "build", "publish"}
 
 
 def _command() -> str:
