@@ -173,14 +173,16 @@ class Hardness(beam.PTransform):
                     beam.pvalue.AsList(trained)))
 
 
-def read_scored(p, filtered: str):
-    """The filter's scored candidates (DIR/filtered/scored), or nothing where there are
-    none (a kept folder made by hand): the report then covers the released queries only."""
+def read_scored(p, filtered: str, present: bool = True):
+    """The filter's scored candidates (DIR/filtered/scored); `present=False` where there are
+    none (a kept folder made by hand): the report then covers the released queries only.
+    Nothing is listed here, so the graph builds without reading (dry runs)."""
     from transforms.core import io_utils
-    pattern = io_utils.join(filtered, "scored", "*.parquet")
-    if not io_utils.glob(pattern):
+    if not present:
         return p | "NoScored" >> beam.Create([])
-    return p | "ReadScored" >> beam.io.ReadFromParquet(pattern, columns=list(SCORED_COLUMNS))
+    return p | "ReadScored" >> beam.io.ReadFromParquet(
+        io_utils.join(filtered, "scored", "*.parquet"), columns=list(SCORED_COLUMNS),
+        validate=False)
 
 
 SCORED_COLUMNS = ("id", "passage_id", "article_id", "passage", "entities", "query", "answers",

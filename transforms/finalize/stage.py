@@ -46,10 +46,11 @@ def project(row: dict) -> dict:
     return {name: row[name] for name in _ROW_COLUMNS}
 
 
-def graph(p, config: FinalizeConfig, source=None):
+def graph(p, config: FinalizeConfig, source=None, scored=True):
     """The finalize graph on `p` (writes under `<output>.tmp`); nothing is read while it is
     built, so it serves dry runs. `source`: the verdicts' (kind, pattern) as `run` found
-    them, else the contract's `<validated>/*.parquet`."""
+    them, else the contract's `<validated>/*.parquet`; `scored`: whether the filter's
+    scored/ folder has files (`run` looks; the hardness report reads it)."""
     import apache_beam as beam
     from transforms.core.accounting import COUNTS, REJECTED
     from transforms.core.schema import ARTICLE_FATE_SCHEMA, REJECTED_SCHEMA
@@ -103,7 +104,7 @@ def graph(p, config: FinalizeConfig, source=None):
         io_utils.join(out, "articles"), ("articles",), s.shard_rows,
         schema=ARTICLE_FATE_SCHEMA, key_columns=tuple(ARTICLE_FATE_SCHEMA.names))
 
-    hard = ((released, kept, read_scored(p, paths.filtered))
+    hard = ((released, kept, read_scored(p, paths.filtered, scored))
             | "Hardness" >> Hardness(s.hardness))
     counts = ((deduped[COUNTS], validated[COUNTS], groups[COUNTS], placed[COUNTS],
                shards[COUNTS], passages[COUNTS], exported[COUNTS], fates[COUNTS]) + clusters[1:]
@@ -172,7 +173,9 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     log.info("finalize: %d kept queries from %s -> %s", kept["rows"], paths.filtered,
              paths.output)
     display = Display(NAME, ("dedupe", "queries", kept["rows"]), {"split": "released"})
-    seconds = run_pipeline(NAME, lambda p: graph(p, config, source), runtime, display=display)
+    scored = bool(io_utils.glob(io_utils.join(paths.filtered, "scored", "*.parquet")))
+    seconds = run_pipeline(NAME, lambda p: graph(p, config, source, scored), runtime,
+                           display=display)
     files.remove(io_utils.join(tmp, SCRATCH))
     stats = io_utils.read_json(io_utils.join(tmp, "stats.json"))
     found = problems(stats, kept["rows"], s.partial_validation, s.group_rounds)
