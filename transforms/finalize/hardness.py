@@ -125,7 +125,7 @@ def report(sums: list, passages: list, trained: list) -> dict:
             base.setdefault(name, {}).setdefault(where, {})[section] = {
                 "n": n, "exact_match": round(100 * em / n, 2), "f1": round(100 * f1 / n, 2)}
     per_split = {}
-    for split, m, c, n in passages:
+    for split, m, c, n in sorted(passages):   # one order whatever the workers
         per_split[split] = {"passages": n, "entities_per_passage": round(m / n, 1),
                             "clusters_per_passage": round(c / n, 1)}
     return {"baselines": base, "most_frequent_share": shares, "passages": per_split,
