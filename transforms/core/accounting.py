@@ -98,7 +98,9 @@ class StepFn(beam.DoFn):
             self._reporter.add(0, 0, force=True)
 
     def finish_bundle(self):
-        self._reporter.add(0, 0)
+        # flushed here: a runner need not call teardown (Flink does not), and its counts
+        # would never reach the progress line
+        self._reporter.add(0, 0, force=True)
         if self._counts:
             for key, n in self._counts.items():
                 step, name = key.split(".", 1)

@@ -78,6 +78,29 @@ def local_runner(options):
     return ExecWorkers()
 
 
+def job_server_runner(options):
+    """FlinkRunner or SparkRunner that stops the job server it started for a stage when the
+    stage ends. Beam stops it only at exit, after the command removed its temporary folder,
+    and that clean-up then fails before the server is stopped: one JVM per stage was left
+    running. None for other runners, or when `--job_endpoint` names a running server."""
+    import importlib
+    from apache_beam.options.pipeline_options import PortableOptions, StandardOptions
+    name = options.view_as(StandardOptions).runner
+    if name not in ("FlinkRunner", "SparkRunner") or options.view_as(PortableOptions).job_endpoint:
+        return None
+    module = importlib.import_module("apache_beam.runners.portability."
+                                     + {"FlinkRunner": "flink_runner",
+                                        "SparkRunner": "spark_runner"}[name])
+
+    class StageJobServer(getattr(module, name)):
+        def default_job_server(self, options):
+            server = super().default_job_server(options)
+            self.servers = getattr(self, "servers", []) + [server]
+            return server
+
+    return StageJobServer()
+
+
 @contextlib.contextmanager
 def current(stage: str):
     before = CURRENT["stage"]
@@ -92,6 +115,16 @@ class StageFailed(RuntimeError):
     """A stage ran but its result cannot be trusted: one line says why."""
 
 
+def job_failed(stage: str, options, message: str) -> str:
+    """One line for a stage whose job failed on a remote runner (its restarts used up)."""
+    from apache_beam.options.pipeline_options import StandardOptions
+    runner = str(options.view_as(StandardOptions).runner).replace("Runner", "") or "runner"
+    cause = message.split("failed in state", 1)[1].split(":", 1)[-1].strip()
+    cause = cause.splitlines()[0] if cause else "no reason given"
+    return (f"the {runner} job of {stage} failed ({cause[:300]}); run the same command to "
+            "resume (completed stages are skipped)")
+
+
 def run_pipeline(stage: str, build: Callable, runtime: Runtime, default_workers=None,
                  display=None) -> float:
     """Build the graph with `build(p)` and run it to the end; returns seconds taken.
@@ -103,10 +136,18 @@ def run_pipeline(stage: str, build: Callable, runtime: Runtime, default_workers=
     started = time.monotonic()
     with current(stage), (display if display is not None and runtime.progress
                           else contextlib.nullcontext()):
-        p = beam.Pipeline(runner=local_runner(options), options=options)
+        runner = local_runner(options) or job_server_runner(options)
+        p = beam.Pipeline(runner=runner, options=options)
         build(p)
-        result = p.run()
-        state = result.wait_until_finish()
+        try:
+            state = p.run().wait_until_finish()
+        except RuntimeError as err:   # a portable runner's job (Flink, Spark) that failed
+            if is_local(runtime.beam_args) or "failed in state" not in str(err):
+                raise
+            raise StageFailed(job_failed(stage, options, str(err))) from None
+        finally:
+            for server in getattr(runner, "servers", ()):
+                server.stop()
     if state not in (None, PipelineState.DONE):
         raise StageFailed(f"{stage}: the pipeline ended in state {state}")
     return time.monotonic() - started
