@@ -11,8 +11,9 @@ or the jar given) is started once for the whole build; every stage is a Flink jo
 submits, to an embedded Flink (`[local]`, a MiniCluster inside the job server) or to the
 JobManager at HOST:PORT (its REST port). The Python SDK workers run in the environment
 `--environment_type` names: LOOPBACK (threads of this command: local runs and task managers
-on this machine), EXTERNAL (a worker pool beside each task manager,
-`--environment_config HOST:PORT`), DOCKER (the project's image) or PROCESS (a boot command).
+on this machine), PROCESS (processes each task manager starts, `runners/sdk_worker.sh`
+unless `--environment_config` gives another boot command), EXTERNAL (a worker pool beside
+each task manager, `--environment_config HOST:PORT`) or DOCKER (the project's image).
 Resource hints are ignored by Flink; give the task managers with GPUs to the job instead.
 """
 import argparse
@@ -54,7 +55,8 @@ def build_parser():
                    help="where the Python workers run (default: LOOPBACK with [local], "
                         "DOCKER with a cluster)")
     p.add_argument("--environment_config", default=None,
-                   help="DOCKER: image; PROCESS: JSON with a boot command; EXTERNAL: host:port")
+                   help="DOCKER: image; PROCESS: JSON with a boot command (default: "
+                        "runners/sdk_worker.sh); EXTERNAL: host:port")
     p.add_argument("--parallelism", type=int, default=None)
     p.add_argument("--max_parallelism", type=int, default=None)
     p.add_argument("--restarts", type=int, default=None,
@@ -76,10 +78,23 @@ def environment(args) -> str:
     return "LOOPBACK" if args.flink_master in LOCAL else "DOCKER"
 
 
+def environment_config(args):
+    """PROCESS without a config: runners/sdk_worker.sh run by this Python (task managers on
+    machines where the project lies at the same path)."""
+    if environment(args) == "PROCESS" and not args.environment_config:
+        import sys
+        from runners.sdk_worker import environment_config as process_config
+        return process_config(sys.executable)
+    return args.environment_config
+
+
 def flink_argv(args) -> list:
     argv = ["--runner=FlinkRunner", f"--flink_master={args.flink_master}",
             f"--environment_type={environment(args)}"]
-    for name in ("flink_version", "environment_config", "parallelism", "max_parallelism"):
+    config = environment_config(args)
+    if config is not None:
+        argv.append(f"--environment_config={config}")
+    for name in ("flink_version", "parallelism", "max_parallelism"):
         if getattr(args, name) is not None:
             argv.append(f"--{name}={getattr(args, name)}")
     if args.restarts is not None:
@@ -93,7 +108,7 @@ def validate(args) -> list:
     master = args.flink_master
     if master not in LOCAL and not re.fullmatch(r"[\w.-]+:\d+", master):
         errors.append(f"--flink_master must be HOST:PORT, [auto] or [local]; got {master!r}")
-    if environment(args) in ("PROCESS", "EXTERNAL") and not args.environment_config:
+    if environment(args) == "EXTERNAL" and not args.environment_config:
         errors.append(f"--environment_type {environment(args)} needs --environment_config")
     for name in ("parallelism", "max_parallelism"):
         value = getattr(args, name)

@@ -119,7 +119,7 @@ def test_dataflow_refuses_local_paths_with_one_line(build_argv, message):
 
 @pytest.mark.parametrize("launcher_argv, message", [
     (["--flink_master", "not a url"], "--flink_master must be HOST:PORT"),
-    (["--environment_type", "PROCESS"], "needs --environment_config"),
+    (["--environment_type", "EXTERNAL"], "needs --environment_config"),
     (["--parallelism", "0"], "--parallelism must be at least 1"),
 ])
 def test_flink_invalid_options_are_refused(launcher_argv, message):

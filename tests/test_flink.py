@@ -1,0 +1,128 @@
+"""The build on a real Flink (issue 29): Beam's Flink job server fetched with Maven, a
+standalone Flink cluster (JobManager and TaskManager on 127.0.0.1, assembled from PyPI)
+and an embedded one. The sample's release built on the cluster is byte for byte the
+DirectRunner's; `generate` on a slice of the real corpus through the embedded Flink gives
+the DirectRunner's rows. Slow (a few minutes): marked `flink`, never in the fast subset.
+
+The job server is Beam's, at the installed Beam's version when Maven serves it, else at
+FALLBACK_BEAM (see docs/usage.md, "Flink"); the module skips with one line only when Maven
+serves neither."""
+import glob
+import hashlib
+import json
+import os
+import subprocess
+import sys
+
+import pyarrow.parquet as pq
+import pytest
+
+from beam_pipelines import build, generate, validate
+from runners import flink_jobserver as js
+from tests.conftest import REPO
+
+pytestmark = pytest.mark.flink
+
+#: The newest Beam whose Flink runner Maven served here with all its dependencies.
+FALLBACK_BEAM = "2.62.0"
+
+
+@pytest.fixture(scope="module")
+def jar():
+    try:
+        return js.job_server_jar(js.DEFAULT_FLINK)
+    except js.NotServed as pinned:
+        try:
+            return js.job_server_jar(js.DEFAULT_FLINK, FALLBACK_BEAM)
+        except js.NotServed as fallback:
+            pytest.skip(f"Maven serves no Flink job server: {pinned}; {fallback}")
+
+
+def _files(folder) -> dict:
+    """{relative path: sha256} of every file under `folder`."""
+    out = {}
+    for root, _, names in os.walk(folder):
+        for name in names:
+            path = os.path.join(root, name)
+            with open(path, "rb") as f:
+                out[os.path.relpath(path, folder)] = hashlib.sha256(f.read()).hexdigest()
+    return out
+
+
+def _rows(folder) -> list:
+    """Every row of a stage output's Parquet shards, in a canonical order (the shard count
+    is the runner's: one per worker)."""
+    files = sorted(glob.glob(os.path.join(folder, "*.parquet")))
+    rows = pq.read_table(files).to_pylist() if files else []
+    return sorted(json.dumps(r, sort_keys=True, default=str) for r in rows)
+
+
+def _java_children() -> list:
+    from transforms.core import procfs
+    found = []
+    for pid in set(procfs.tree(os.getpid())) - {os.getpid()}:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if b"java" in f.read().split(b"\0")[0]:
+                    found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+def test_the_pinned_job_server_is_fetched_or_maven_answer_is_one_line():
+    done = subprocess.run([sys.executable, "-m", "runners.flink_jobserver"], cwd=REPO,
+                          capture_output=True, text=True, timeout=600)
+    if done.returncode == 0:
+        assert done.stdout.strip().endswith(".jar") and os.path.exists(done.stdout.strip())
+        return
+    assert done.returncode == 3, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    from apache_beam.version import __version__
+    assert lines[0].startswith(f"error: Maven does not serve Beam {__version__}'s Flink "
+                               f"{js.DEFAULT_FLINK} job server: `mvn -B -U dependency:get "
+                               f"-Dartifact=org.apache.beam:beam-runners-flink-"
+                               f"{js.DEFAULT_FLINK}-job-server:{__version__}")
+    assert "Could not find artifact" in lines[0] and "http" not in lines[0]
+
+
+def test_sample_build_on_a_flink_cluster_equals_the_direct_runner(jar, tmp_path):
+    from runners.flink_cluster import Cluster
+    direct, flink = tmp_path / "direct", tmp_path / "flink"
+    build.run(["--output", str(direct), "--workers", "1"])
+    with Cluster(str(tmp_path / "cluster"), slots=2) as cluster:
+        env = dict(os.environ, PYTHONPATH=str(REPO))
+        done = subprocess.run(
+            [sys.executable, "-m", "runners.flink", "--flink_master", cluster.rest,
+             "--environment_type", "LOOPBACK", "--parallelism", "2",
+             "--flink_job_server_jar", jar, "--", "--output", str(flink)],
+            cwd=REPO, env=env, capture_output=True, text=True, timeout=1800)
+        overview = cluster.overview()
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    # every stage ran as a job of the cluster, none failed
+    assert overview["jobs-finished"] == 4 and overview["jobs-failed"] == 0, overview
+    assert validate.run([str(flink / "dataset")]) == []
+    released = _files(direct / "dataset")
+    assert any(p.endswith(".parquet") for p in released)
+    assert _files(flink / "dataset") == released
+
+
+def test_generate_on_a_corpus_slice_on_embedded_flink_equals_the_direct_runner(
+        jar, corpus_dir, tmp_path):
+    inputs = ["--input", str(corpus_dir / "cnn_stories" / "*.story"),
+              "--input", str(corpus_dir / "cnndm_test250.jsonl"), "--limit", "40"]
+    direct, flink = tmp_path / "direct", tmp_path / "flink"
+    generate.run([*inputs, "--output", str(direct), "--workers", "1"])
+    # Beam's own FlinkRunner, as `generate --runner FlinkRunner` is run by hand: it starts a
+    # job server for the stage, and the stage stops it
+    generate.run([*inputs, "--output", str(flink), "--runner", "FlinkRunner",
+                  "--flink_master", "[local]", "--flink_job_server_jar", jar,
+                  "--environment_type", "LOOPBACK", "--parallelism", "2"])
+    assert not _java_children(), "the stage's job server is still running"
+    for folder in ("candidates", "rejected", "articles"):
+        rows = _rows(direct / folder)
+        assert rows, folder
+        assert _rows(flink / folder) == rows, folder
+    assert _files(flink / "stats") == _files(direct / "stats")
