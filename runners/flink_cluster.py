@@ -27,7 +27,7 @@ import urllib.request
 import zipfile
 
 from runners.flink_jobserver import CACHE as _JOB_SERVER_CACHE
-from runners.flink_jobserver import free_port
+from runners.flink_jobserver import die_with_parent, free_port
 
 CACHE = _JOB_SERVER_CACHE.parent
 DEFAULT_FLINK = "1.19.0"      # the Flink that Beam's Flink 1.19 runner is built against
@@ -143,7 +143,8 @@ class Cluster:
             with open(log_dir / f"{role}.out", "ab") as out:
                 self.procs[role] = subprocess.Popen(
                     [str(home / "bin" / script), "start-foreground"], env=env, stdout=out,
-                    stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+                    stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
+                    preexec_fn=die_with_parent)
         self.rest = f"127.0.0.1:{rest_port}"
         deadline = time.monotonic() + timeout
         while self.overview().get("taskmanagers", 0) < 1:

@@ -146,12 +146,26 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def die_with_parent():
+    """For Popen's preexec_fn: the child gets SIGTERM when the process that started it dies,
+    however it dies (SIGKILL, a CI timeout), so no JVM outlives its command (Linux)."""
+    try:
+        import ctypes
+        import signal
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 class JobServer:
     """`java -jar JAR` as Beam's FlinkRunner starts it, once for a whole build (every stage
-    submits to it): `endpoint` is HOST:PORT for `--job_endpoint`. Its log goes to a file."""
+    submits to it): `endpoint` is HOST:PORT for `--job_endpoint`. Its log goes to a file.
+    `flink_conf`: Flink settings it applies to every job (`--flink-conf-dir`)."""
 
-    def __init__(self, jar: str, flink_master: str, workdir: str, java: str = "java"):
+    def __init__(self, jar: str, flink_master: str, workdir: str, java: str = "java",
+                 flink_conf: dict = None):
         self.jar, self.flink_master, self.workdir, self.java = jar, flink_master, workdir, java
+        self.flink_conf = dict(flink_conf or {})
         self.proc = self.endpoint = None
         self.log_path = os.path.join(workdir, "flink-job-server.log")
 
@@ -161,9 +175,15 @@ class JobServer:
         cmd = [self.java, "-jar", self.jar, "--flink-master", self.flink_master,
                "--job-host", "127.0.0.1", "--job-port", str(port), "--artifact-port", "0",
                "--expansion-port", "0", "--artifacts-dir", os.path.join(self.workdir, "artifacts")]
+        if self.flink_conf:     # Flink settings for every job it submits (restart strategy)
+            conf_dir = os.path.join(self.workdir, "flink-conf")
+            os.makedirs(conf_dir, exist_ok=True)
+            with open(os.path.join(conf_dir, "config.yaml"), "w") as f:
+                f.writelines(f"{k}: {v}\n" for k, v in self.flink_conf.items())
+            cmd += ["--flink-conf-dir", conf_dir]
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL)
+                                         stdin=subprocess.DEVNULL, preexec_fn=die_with_parent)
         deadline = time.monotonic() + timeout
         while True:
             try:

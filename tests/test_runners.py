@@ -126,3 +126,97 @@ def test_flink_invalid_options_are_refused(launcher_argv, message):
     with pytest.raises(SystemExit) as err:
         flink.run(launcher_argv + ["--dry_run", "--", "--output", "/data/run"])
     assert message in str(err.value)
+
+
+# --- Flink launcher pieces (the runs themselves: tests/test_flink.py) ------------------
+
+@pytest.mark.fast
+@pytest.mark.parametrize("launcher_argv, environment", [
+    ([], "LOOPBACK"), (["--flink_master", "[auto]"], "LOOPBACK"),
+    (["--flink_master", "jobmanager:8081"], "DOCKER"),
+    (["--flink_master", "jobmanager:8081", "--environment_type", "LOOPBACK"], "LOOPBACK"),
+])
+def test_flink_environment_defaults_to_loopback_only_for_an_embedded_flink(launcher_argv,
+                                                                            environment):
+    args, _ = flink.build_parser().parse_known_args(launcher_argv)
+    assert f"--environment_type={environment}" in flink.flink_argv(args)
+
+
+@pytest.mark.fast
+def test_flink_process_environment_runs_the_projects_boot_script():
+    import json
+    import os
+    args, _ = flink.build_parser().parse_known_args(["--environment_type", "PROCESS"])
+    assert flink.validate(args) == []
+    config = [a for a in flink.flink_argv(args) if a.startswith("--environment_config=")]
+    command = json.loads(config[0].split("=", 1)[1])
+    assert command["command"].endswith("runners/sdk_worker.sh")
+    assert os.access(command["command"], os.X_OK)
+    assert os.path.isfile(os.path.join(command["env"]["PYTHONPATH"], "runners", "sdk_worker.py"))
+
+
+@pytest.mark.fast
+def test_flink_restarts_become_the_restart_strategy_of_every_job():
+    args, _ = flink.build_parser().parse_known_args(["--restarts", "2"])
+    assert flink.restart_conf(args) == {"restart-strategy.type": "fixed-delay",
+                                        "restart-strategy.fixed-delay.attempts": 2,
+                                        "restart-strategy.fixed-delay.delay": "2 s"}
+    none, _ = flink.build_parser().parse_known_args(["--restarts", "0"])
+    assert flink.restart_conf(none) == {"restart-strategy.type": "none"}
+    default, _ = flink.build_parser().parse_known_args([])
+    assert flink.restart_conf(default) == {}
+    bad, _ = flink.build_parser().parse_known_args(["--restarts", "-1"])
+    assert flink.validate(bad) == ["--restarts must be 0 or more"]
+
+
+@pytest.mark.fast
+def test_a_failed_flink_job_is_one_line_naming_the_stage_and_the_cause():
+    from apache_beam.options.pipeline_options import PipelineOptions
+    from transforms.core.stage import job_failed
+    message = ("Pipeline BeamApp-root-1125232703-e6f3d096_e7c0 failed in state FAILED: "
+               "java.lang.IllegalStateException: Process died with exit code 1\n"
+               "\tat org.apache.beam.runners.fnexecution...")
+    line = job_failed("generate", PipelineOptions(["--runner=FlinkRunner"]), message)
+    assert line == ("the Flink job of generate failed (java.lang.IllegalStateException: Process "
+                    "died with exit code 1); run the same command to resume (completed stages "
+                    "are skipped)")
+
+
+# Maven's own words, as `mvn -B dependency:get` printed them on this project's machines
+NOT_FOUND = ("[ERROR] Failed to execute goal org.apache.maven.plugins:maven-dependency-plugin:"
+             "2.8:get (default-cli) on project standalone-pom: Couldn't download artifact: "
+             "Could not find artifact org.apache.beam:beam-runners-flink-1.19-job-server:jar:"
+             "2.77.0 in central (https://repo.maven.apache.org/maven2)\n[ERROR] \n")
+MISSING = ("[ERROR] Failed to execute goal org.apache.maven.plugins:maven-dependency-plugin:2.8:"
+           "get (default-cli) on project standalone-pom: Couldn't download artifact: Missing:\n"
+           "[ERROR] ----------\n[ERROR] 1) org.apache.beam:beam-runners-flink-1.19:jar:2.77.0\n"
+           "[ERROR] \n[ERROR] ----------\n[ERROR] 1 required artifact is missing.\n")
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("out, answer", [
+    (NOT_FOUND, "Couldn't download artifact: Could not find artifact "
+                "org.apache.beam:beam-runners-flink-1.19-job-server:jar:2.77.0"),
+    (MISSING, "Couldn't download artifact: missing org.apache.beam:beam-runners-flink-1.19:jar:"
+              "2.77.0"),
+])
+def test_mavens_not_served_answer_is_recognised_and_shortened(out, answer):
+    from runners.flink_jobserver import NOT_SERVED, _answer
+    assert NOT_SERVED.search(out)
+    assert _answer(out) == answer
+    assert not NOT_SERVED.search("[ERROR] Could not transfer artifact x: Connection refused")
+
+
+@pytest.mark.fast
+def test_the_job_servers_manifest_jar_lists_every_jar(tmp_path):
+    import zipfile
+    from runners.flink_jobserver import DRIVER, manifest_jar
+    jars = [tmp_path / f"a-long-dependency-name-{i}-1.0.0.jar" for i in range(30)]
+    out = manifest_jar([str(j) for j in jars], tmp_path / "server.jar")
+    text = zipfile.ZipFile(out).read("META-INF/MANIFEST.MF").decode()
+    lines = text.split("\r\n")
+    assert all(len(line.encode()) <= 72 for line in lines)
+    unfolded = "\r\n".join(lines).replace("\r\n ", "")
+    assert f"Main-Class: {DRIVER}" in unfolded
+    classpath = next(l for l in unfolded.split("\r\n") if l.startswith("Class-Path: "))
+    assert classpath.split(" ")[1:] == [j.as_uri() for j in jars]
