@@ -2,7 +2,7 @@
 
     python -m runners.flink [--flink_master [local] | HOST:PORT] \
         [--environment_type LOOPBACK|EXTERNAL|DOCKER|PROCESS] [--environment_config C] \
-        [--parallelism 2] [--restarts N] \
+        [--parallelism 2] [--restarts N (embedded Flink)] \
         [--flink_job_server_jar JAR | --job_server_beam_version V] [--dry_run] \
         -- --input '/data/stories/*.story' --output /data/run
 
@@ -47,8 +47,8 @@ def build_parser():
     p.add_argument("--parallelism", type=int, default=None)
     p.add_argument("--max_parallelism", type=int, default=None)
     p.add_argument("--restarts", type=int, default=None,
-                   help="Flink restarts a failed task of a stage's job this many times, 2 s "
-                        "apart (default: the cluster's restart strategy; none for [local])")
+                   help="the embedded Flink restarts a failed task this many times, 2 s "
+                        "apart (default: none; a cluster follows its own restart-strategy)")
     p.add_argument("--flink_job_server_jar", default=None,
                    help="a Beam Flink job server jar (default: fetched with Maven)")
     p.add_argument("--job_server_beam_version", default=None,
@@ -92,7 +92,8 @@ def flink_argv(args) -> list:
 
 
 def restart_conf(args) -> dict:
-    """Flink's restart strategy for every job of the build. (Beam's own
+    """The embedded Flink's restart strategy, for every job of the build. (A cluster's jobs
+    follow the cluster's configuration whatever the job server's says, and Beam's own
     --number_of_execution_retries reaches the job but a batch job ignores it: measured on
     Flink 1.19, "Recovery is suppressed by NoRestartBackoffTimeStrategy".)"""
     if args.restarts is None:
@@ -117,6 +118,10 @@ def validate(args) -> list:
             errors.append(f"--{name} must be at least 1")
     if args.restarts is not None and args.restarts < 0:
         errors.append("--restarts must be 0 or more")
+    if args.restarts is not None and master not in LOCAL:
+        errors.append("--restarts applies to an embedded Flink only: a cluster's jobs restart "
+                      "as its own configuration says (restart-strategy.type: fixed-delay, "
+                      "restart-strategy.fixed-delay.attempts: N)")
     return errors
 
 

@@ -156,7 +156,7 @@ def test_flink_process_environment_runs_the_projects_boot_script():
 
 
 @pytest.mark.fast
-def test_flink_restarts_become_the_restart_strategy_of_every_job():
+def test_flink_restarts_become_the_embedded_flinks_restart_strategy():
     args, _ = flink.build_parser().parse_known_args(["--restarts", "2"])
     assert flink.restart_conf(args) == {"restart-strategy.type": "fixed-delay",
                                         "restart-strategy.fixed-delay.attempts": 2,
@@ -167,6 +167,9 @@ def test_flink_restarts_become_the_restart_strategy_of_every_job():
     assert flink.restart_conf(default) == {}
     bad, _ = flink.build_parser().parse_known_args(["--restarts", "-1"])
     assert flink.validate(bad) == ["--restarts must be 0 or more"]
+    cluster, _ = flink.build_parser().parse_known_args(["--flink_master", "jm:8081",
+                                                        "--restarts", "2"])
+    assert flink.validate(cluster)[0].startswith("--restarts applies to an embedded Flink only")
 
 
 @pytest.mark.fast
