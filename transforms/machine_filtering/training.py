@@ -9,6 +9,7 @@ corpus size; it reports that figure as `max_rows_in_memory`.
 """
 import dataclasses
 import logging
+import threading
 import time
 from typing import Optional
 
@@ -124,6 +125,9 @@ def _warn_if_empty(fold: int, k: int, train, held) -> None:
                     "held-out accuracy is null and it scores no query", fold, k)
 
 
+TRAINING = threading.Lock()
+
+
 class TrainFoldFn(StepFn):
     """fold -> its metadata, counted as the `train` step (unit: fold)."""
     step = "train"
@@ -132,8 +136,12 @@ class TrainFoldFn(StepFn):
         self.config = config
 
     def apply(self, fold, shards, articles, featurize_counts):
-        meta = train_fold(fold, self.config, sorted(url for url, _ in shards), articles,
-                          featurize_counts)
+        # one fold at a time per process: training seeds the process-wide RNGs (random,
+        # numpy, torch), and a runner that runs bundles in threads of one worker (Flink)
+        # would interleave two folds' random draws: another model, another release
+        with TRAINING:
+            meta = train_fold(fold, self.config, sorted(url for url, _ in shards), articles,
+                              featurize_counts)
         yield Count(self.step, "max_rows_in_memory", meta["streaming"]["max_rows_in_memory"])
         yield meta
 
