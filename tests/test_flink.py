@@ -97,7 +97,7 @@ def test_sample_build_on_a_flink_cluster_equals_the_direct_runner(jar, tmp_path)
             [sys.executable, "-m", "runners.flink", "--flink_master", cluster.rest,
              "--environment_type", "LOOPBACK", "--parallelism", "2",
              "--flink_job_server_jar", jar, "--", "--output", str(flink)],
-            cwd=REPO, env=env, capture_output=True, text=True, timeout=1800)
+            cwd=REPO, env=env, capture_output=True, text=True, timeout=1200)
         overview = cluster.overview()
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Traceback" not in done.stderr, done.stderr[-3000:]
