@@ -46,7 +46,8 @@ SOURCES = (
      "github:timoschick/fewglue@f52d9515de38cad663869c9e25b79107cda1d345 "
      "FewGLUE/ReCoRD/train.jsonl: 32 SuperGLUE train lines"),
     ("train", "superglue_jsonl", HELD / "fewglue" / "ReCoRD_dev32_P-tuning.jsonl",
-     "github:THUDM/P-tuning FewGLUE_32dev/ReCoRD/dev32.jsonl: 32 other SuperGLUE train lines"),
+     "github:THUDM/P-tuning@f4225d4d8003868b31ed659dfe9732a351ad42d9 "
+     "FewGLUE_32dev/ReCoRD/dev32.jsonl: 32 other SuperGLUE train lines"),
     ("train", "superglue_jsonl", "superglue_jsonl/train.jsonl",
      "../shared/corpus/record_format (huggingface/datasets dummy data): SuperGLUE train lines"),
 )

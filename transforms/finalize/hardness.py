@@ -28,6 +28,7 @@ TRAINED = ("query_only", "passage_only")
 SECTIONS = ("candidates", "dropped", "released")
 OVERALL = "overall"
 SHARE, ANSWERED = "most_frequent_share", "adversary_answered"   # 0/1 per query, not baselines
+AGREE = "passage_only_agrees"    # passage_only predicts the most_frequent text (0/1)
 
 
 def fates(item):
@@ -90,6 +91,8 @@ class ScoreBaselines(beam.DoFn):
         values = {name: H.record_scores(pred, row) for name, pred in preds.items()}
         if hit is not None:
             values[SHARE] = (float(hit),)
+        if "passage_only" in preds:
+            values[AGREE] = (float(preds["passage_only"] == preds["most_frequent"]),)
         answered = row.get("adversary_correct")
         if answered is not None:
             values[ANSWERED] = (float(bool(answered)),)
@@ -130,10 +133,12 @@ def cell(summary: dict, names: tuple, percent: bool) -> dict:
 def report(cells: list, passages: list, trained: list) -> dict:
     """The stats.json `hardness` dict from the per-cell bootstrap summaries (see
     docs/finalize.md)."""
-    base, shares, answered = {}, {}, {}
+    base, shares, answered, agree = {}, {}, {}, {}
     for (name, where, section), summary in sorted(cells, key=lambda kv: kv[0]):
         if name == SHARE:
             shares.setdefault(where, {})[section] = cell(summary, ("share",), False)
+        elif name == AGREE:
+            agree.setdefault(where, {})[section] = cell(summary, ("share",), False)
         elif name == ANSWERED:
             c = cell(summary, ("share",), False)
             c["answered"] = int(round(summary["sum"][0]))
@@ -148,6 +153,7 @@ def report(cells: list, passages: list, trained: list) -> dict:
     from transforms.finalize.record_reference import RECORD_REFERENCE
     return {"baselines": base, "definitions": definitions(sorted(base)),
             "most_frequent_share": shares, "adversary_answered": answered,
+            "passage_only_agrees": agree,
             "passages": per_split,
             "trained_on": {t["name"]: t["queries"] for t in trained},
             "interval": {"level": bootstrap.LEVEL, "method": "Poisson bootstrap, percentile",

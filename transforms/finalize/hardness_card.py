@@ -125,6 +125,13 @@ def hardness_lines(stats: dict) -> list:
     lines += ["", "Share of answers that are the passage's most frequent entity (alias texts "
               "counted together, as `most_frequent` counts them):", ""]
     lines += _table(h.get("most_frequent_share", {}), _share, "split")
+    agree = (h.get("passage_only_agrees") or {}).get("overall", {}).get("released")
+    if agree and agree.get("n"):
+        lines += ["", "The passage-only ranker predicts the most frequent entity's text on a "
+                  f"share {_share(agree)} of the released dev and test queries: it learns the "
+                  "frequency prior `most_frequent` hard-codes (with highlights, first position "
+                  "and type), so on a small split the two can score alike; where they differ "
+                  "the table above shows it."]
     if h.get("adversary_answered"):
         lines += ["", "Queries the adversary answered (its fold reader's prediction was a "
                   "gold answer), from `filtered/scored/`:", ""]

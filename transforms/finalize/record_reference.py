@@ -33,8 +33,8 @@ RECORD_REFERENCE = {'method': "measured by benchmarks/record_reference.py with t
               'queries': 32},
              {'group': 'train',
               'file': 'ReCoRD_dev32_P-tuning.jsonl',
-              'origin': 'github:THUDM/P-tuning FewGLUE_32dev/ReCoRD/dev32.jsonl: 32 other '
-                        'SuperGLUE train lines',
+              'origin': 'github:THUDM/P-tuning@f4225d4d8003868b31ed659dfe9732a351ad42d9 '
+                        'FewGLUE_32dev/ReCoRD/dev32.jsonl: 32 other SuperGLUE train lines',
               'sha256': 'c420c9c49ee310d8648e64893c72b8f69b94085d3207c303787c24409c438663',
               'passages': 32,
               'queries': 32},
