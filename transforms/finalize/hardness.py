@@ -187,7 +187,8 @@ class Hardness(beam.PTransform):
         scored_out = rows | "ScoreBaselines" >> beam.ParDo(
             ScoreBaselines(s.hardness_reader), beam.pvalue.AsList(trained)).with_output_types(
                 typing.Tuple[typing.Any, typing.Any]).with_outputs("passages", main="main")
-        sums = (scored_out.main | "Bootstrap" >> beam.CombinePerKey(bootstrap.BootstrapMean())
+        sums = (scored_out.main
+                | "Bootstrap" >> beam.CombinePerKey(bootstrap.BootstrapMean())
                 | "Scores" >> beam.combiners.ToList())
         passages = (scored_out.passages
                     | "DistinctPassages" >> beam.Distinct()
