@@ -15,7 +15,7 @@ import sys
 import fsspec
 import pyarrow.parquet as pq
 
-from transforms.finalize import invariants
+from transforms.finalize import hidden_test, invariants
 from transforms.core import io_utils
 from transforms.core.schema import DATASET_SCHEMA
 from transforms.finalize.splits import SPLITS, SplitConfig
@@ -68,6 +68,7 @@ def check_dataset(root: str):
     if stats.get("config", {}).get("split"):
         config = SplitConfig.from_dict(stats["config"]["split"])
     leakage = invariants.LeakageChecker(config)
+    hidden = hidden_test.hidden(stats)
 
     answers = {s: {} for s in SPLITS}
     for split in SPLITS:
@@ -83,7 +84,10 @@ def check_dataset(root: str):
                 row = item
                 if row.get("split") != split:
                     yield f"{path}: row {row.get('id')!r} has split {row.get('split')!r}"
-                yield from invariants.check_row(row)
+                problems = invariants.check_row(row)
+                if hidden and split == "test":      # a hidden-test release (hidden_test.py)
+                    problems = hidden_test.row_problems(row, problems)
+                yield from problems
                 yield from leakage.add(row)
                 answers[split][row.get("id")] = [(a["start"], a["end"], a["text"])
                                                  for a in row.get("answers") or []]

@@ -522,20 +522,53 @@ def test_real_corpus_release_keeps_the_most_frequent_share_and_reports_hardness(
     assert 0.40 <= share <= 0.60
     h = _stats(dataset)["hardness"]
     shares = h["most_frequent_share"]["overall"]
-    assert shares["released"] == {"n": len(rows), "share": round(share, 4)}
+    assert (shares["released"]["n"], shares["released"]["share"]) == (len(rows), round(share, 4))
+    lo, hi = shares["released"]["share_ci95"]
+    assert lo < share < hi and shares["released"]["readable"]
     assert shares["candidates"]["n"] == REAL["candidates"] and shares["dropped"]["share"] < share
     for name in BASELINES:
         for split in ("dev", "test"):
             for section in SECTIONS:
                 cell = h["baselines"][name][split][section]
                 assert cell["n"] > 0 and 0 <= cell["exact_match"] <= cell["f1"] <= 100
+                lo, hi = cell["exact_match_ci95"]
+                assert lo <= cell["exact_match"] <= hi and cell["readable"] == (cell["n"] >= 30)
     assert h["trained_on"] == {"query_only": REAL["queries"]["train"],
                                "passage_only": REAL["queries"]["train"]}
     for split in SPLITS:
         assert h["passages"][split]["passages"] == REAL["passages"][split]
         assert 10 < h["passages"][split]["entities_per_passage"] < 25
     card = (dataset / "README.md").read_text()
-    assert "## Hardness" in card and "| ReCoRD | 17.5 | 10.1 |" in card
+    assert "## Hardness" in card and "| ReCoRD dev sample (125 real passages) | 16.9 | 9.0 |" in card
     for label in ("most frequent entity", "query only", "passage only", "held-out reader"):
         assert f"| {label}" in card
 
+
+def test_real_corpus_release_holds_no_local_path_and_its_card_counts_the_filter(real_run,
+                                                                                corpus_dir):
+    """Every file `publish` would upload, Parquet cells included, is free of the run's
+    temporary folder and the corpus' local path; the card's sentence on the filter gives
+    the counts of filtered/rejected and of filtered/scored joined to the shards."""
+    from transforms.finalize import publish
+    from tests.test_release_hygiene import _text_of
+    dataset = real_run / "dataset"
+    for name in publish.prepare(str(dataset), allow_unknown_license=True)["files"]:
+        text = _text_of(dataset / name)
+        assert str(real_run) not in text and str(corpus_dir) not in text, name
+    files = {f["source_file"] for f in pq.read_table(dataset / "articles").to_pylist()}
+    assert "cnndm_test250.jsonl" in files and any(f.startswith("cnn_stories/") for f in files)
+    rejected = collections.Counter(r["reason"] for r in
+                                   pq.read_table(real_run / "filtered" / "rejected").to_pylist())
+    answered = {r["id"] for r in pq.read_table(real_run / "filtered" / "scored").to_pylist()
+                if r["adversary_correct"]}
+    released = {s: {r["id"] for r in _rows(dataset, s)} for s in SPLITS}
+    card = (dataset / "README.md").read_text()
+    assert f"{rejected['answered_by_adversary']:,} were answered by it and filtered out" in card
+    kept_answered = len(answered) - rejected["answered_by_adversary"]
+    assert f"and {kept_answered:,} were kept although it answered them" in card
+    per = {s: len(released[s] & answered) for s in SPLITS}
+    if sum(per.values()):
+        assert (f"{sum(per.values()):,} were answered by the adversary ("
+                + ", ".join(f"{s} {per[s]:,}" for s in SPLITS)) in card
+    else:
+        assert "released queries was answered by it" in card

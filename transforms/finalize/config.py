@@ -56,7 +56,9 @@ class FinalizeSettings:
     test_size: Optional[int] = setting(None, "cap on test queries")
     split_salt: str = setting("split", "salt of the group hash (another salt, other splits)")
     hide_test_answers: bool = setting(
-        False, "leave answers out of record/test.json (SuperGLUE test never has them)")
+        False, "hidden test set: no answers in the test Parquet shards and record/test.json "
+               "(SuperGLUE test never has them); they go to <output>-private/test.json, "
+               "outside the release")
     partial_validation: bool = setting(
         False, "release when human-validation verdicts cover only part of the kept queries "
                "(the others are rejected not_human_validated); without it such a run fails")

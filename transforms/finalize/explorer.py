@@ -20,6 +20,7 @@ import pyarrow.parquet as pq
 
 from transforms.core import io_utils
 from transforms.finalize.files import write_text
+from transforms.finalize.relative import input_root, strip_root
 
 FOLDER = "explorer"
 SPLITS = ("train", "dev", "test")
@@ -93,11 +94,14 @@ def released(dataset_dir: str, per_split: int) -> tuple:
     return queries, passages, totals
 
 
-def dropped(rejected_patterns, per_reason: int) -> tuple:
-    """([{stage, reason, total, rows}], the query ids among them)."""
+def dropped(rejected_patterns, per_reason: int, roots=()) -> tuple:
+    """([{stage, reason, total, rows}], the query ids among them); `roots`: folders
+    removed from the rows' text (relative.strip_root: no local path is published)."""
     groups = {}
     for pattern in rejected_patterns:
         for row in _batches(pattern, _REJECTED_COLUMNS):
+            for root in roots:
+                row.update({c: strip_root(row.get(c), root) for c in ("record_id", "detail")})
             key = (row["stage"], row["reason"])
             if key not in groups:
                 groups[key] = Smallest(per_reason)
@@ -129,7 +133,9 @@ def explorer_data(dataset_dir: str, run_dir: str, filtered: str, per_split: int,
     patterns = [io_utils.join(run_dir, "rejected", "*.parquet"),
                 io_utils.join(filtered, "rejected", "*.parquet"),
                 io_utils.join(dataset_dir, "rejected", "*.parquet")]
-    drops, ids = dropped(patterns, per_reason)
+    root = input_root(r.get("source_file") for r in _batches(
+        io_utils.join(run_dir, "articles", "*.parquet"), ["source_file"]))
+    drops, ids = dropped(patterns, per_reason, (root, run_dir.rstrip("/")))
     answered = adversary_answers(io_utils.join(filtered, "scored", "*.parquet"), ids, passages)
     return {"totals": totals, "queries": queries, "drops": drops, "answered": answered,
             "passages": dict(sorted(passages.items())),

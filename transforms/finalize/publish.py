@@ -3,8 +3,10 @@
 `prepare` checks, before anything leaves the machine: `validate` passes (every contract
 invariant and every file's sha256 against `_MANIFEST.json`); the card opens with a YAML
 block that parses and holds the hub's fields, its `configs` name the splits `train`,
-`validation`, `test` and each pattern matches shards; no internal file (`_build/`,
-`.staging/`, `_scratch/`, `*.tmp`, dot files) is in the folder. It returns what goes up.
+`validation`, `test` and each pattern matches shards; its `license` is not `unknown`
+(unless `allow_unknown_license`: the corpus's terms decide the license, so an unknown one
+is published only on purpose); no internal file (`_build/`, `.staging/`, `_scratch/`,
+`*.tmp`, dot files) is in the folder. It returns what goes up.
 `upload` sends exactly those files with `huggingface_hub.HfApi.upload_folder`, through
 `hub_upload`, the one function that touches the network.
 """
@@ -56,7 +58,19 @@ def card_problems(meta: dict, files: list) -> list:
     return out
 
 
-def prepare(dataset: str, max_violations: int = 5) -> dict:
+UNKNOWN_LICENSE = "unknown"
+
+
+def license_problem(meta: dict, allow_unknown: bool):
+    """Why the card's license keeps the release from the hub (None: it does not)."""
+    if str(meta.get("license", "")).strip().lower() == UNKNOWN_LICENSE and not allow_unknown:
+        return ("the card's license is 'unknown': rerun finalize with --license ID (a Hugging "
+                "Face license id such as cc-by-4.0; the corpus's terms decide it), or pass "
+                "--allow_unknown_license to publish it as unknown")
+    return None
+
+
+def prepare(dataset: str, max_violations: int = 5, allow_unknown_license: bool = False) -> dict:
     """{"files": what goes up, "bytes": their size, "card": the YAML} after every check;
     raises InputError with one line naming the first problem."""
     from beam_pipelines import validate
@@ -81,6 +95,9 @@ def prepare(dataset: str, max_violations: int = 5) -> dict:
         except ValueError as err:
             raise InputError(f"{dataset}: {err}") from None
     problems = card_problems(meta, files)
+    unknown = license_problem(meta, allow_unknown_license)
+    if unknown:
+        problems.append(unknown)
     if problems:
         raise InputError(f"{dataset}: " + "; ".join(problems))
     size = sum(os.path.getsize(os.path.join(dataset, f)) for f in files)
@@ -98,12 +115,12 @@ def hub_upload(folder: str, repo_id: str, token: str, private: bool, files: list
 
 
 def publish(dataset: str, repo_id: str, token=None, private: bool = False,
-            dry_run: bool = False) -> dict:
+            dry_run: bool = False, allow_unknown_license: bool = False) -> dict:
     """Prepare, then (unless `dry_run`) upload; returns the plan with `uploaded`."""
     if not repo_id or repo_id.count("/") != 1 or not all(repo_id.split("/")):
         raise InputError(f"REPO_ID {repo_id!r}: expected owner/name")
     dataset = dataset.rstrip("/")
-    plan = prepare(dataset)
+    plan = prepare(dataset, allow_unknown_license=allow_unknown_license)
     log.info("publish: %d files, %.1f MB from %s to datasets/%s%s", len(plan["files"]),
              plan["bytes"] / 1e6, dataset, repo_id, " (private)" if private else "")
     if dry_run:

@@ -27,6 +27,13 @@ def tmp_dir(output: str) -> str:
     return output.rstrip("/") + ".tmp"
 
 
+def private_tmp(config: FinalizeConfig):
+    """Where a hidden-test release writes its private answers first (None: not hidden)."""
+    from transforms.finalize.hidden_test import private_folder
+    return tmp_dir(private_folder(config.paths.output)) if config.settings.hide_test_answers \
+        else None
+
+
 def kept_folder(config: FinalizeConfig) -> str:
     return io_utils.join(config.paths.filtered, "kept")
 
@@ -37,8 +44,10 @@ def fates_folder(config: FinalizeConfig) -> str:
 
 def meta(config: FinalizeConfig) -> dict:
     from transforms.core import config as C
+    from transforms.finalize.relative import shown_path
     return {"split": config.settings.split_config().to_dict(),
-            "validated": config.paths.validated, "settings": C.as_dict(config.settings)}
+            "validated": shown_path(config.paths.validated, config.paths.run_folder()),
+            "settings": C.as_dict(config.settings)}
 
 
 def project(row: dict) -> dict:
@@ -84,14 +93,18 @@ def graph(p, config: FinalizeConfig, source=None, scored=True):
               | "AssignSplits" >> AssignSplits(s.split_config(), s.quota_buckets))
     released = placed["main"]
 
-    shards = released | "WriteShards" >> WriteSplitShards(out, s.shard_rows, s.num_shards)
+    public = released
+    if s.hide_test_answers:
+        from transforms.finalize.hidden_test import public_row
+        public = released | "HideTestAnswers" >> beam.Map(public_row)
+    shards = public | "WriteShards" >> WriteSplitShards(out, s.shard_rows, s.num_shards)
     passages = (released
                 | "KeyByPassage" >> beam.Map(lambda r: ((r["split"], r["passage_id"]), r))
                 | "GroupPassage" >> beam.GroupByKey()
                 | "BuildPassage" >> beam.ParDo(PassageFn()).with_outputs(COUNTS, main="main"))
     exported = passages.main | "WriteExports" >> WriteExports(
         out, io_utils.join(out, SCRATCH, "exports"), not s.hide_test_answers,
-        s.export_part_passages)
+        s.export_part_passages, private_tmp(config))
     figures = passages.main | "Table1" >> Table1()
 
     rejected = ((deduped[REJECTED], validated[REJECTED], placed[REJECTED])
@@ -152,6 +165,7 @@ def write_browsing_aids(config: FinalizeConfig, out: str, stats: dict) -> None:
     from transforms.finalize.lm_eval_export import write_lm_eval
     s = config.settings
     write_lm_eval(out, s.lm_eval_task, {k: stats["table1"][k]["queries"]
+                                        if not (s.hide_test_answers and k == "test") else 0
                                         for k in ("train", "dev", "test")})
     sample = write_explorer(out, config.paths.run_folder(), config.paths.filtered,
                             s.explorer_queries, s.explorer_drops)
@@ -166,10 +180,13 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     from transforms.core.progress import Display
     from transforms.finalize import files
     from transforms.finalize.report import empty_split_warning, problems
+    from transforms.finalize.split_warnings import split_warnings
     paths, s = config.paths, config.settings
     kept, source = check_inputs(config)
-    tmp = tmp_dir(paths.output)
+    tmp, private = tmp_dir(paths.output), private_tmp(config)
     files.remove(tmp)
+    if private:
+        files.remove(private)
     log.info("finalize: %d kept queries from %s -> %s", kept["rows"], paths.filtered,
              paths.output)
     display = Display(NAME, ("dedupe", "queries", kept["rows"]), {"split": "released"})
@@ -185,6 +202,13 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     write_browsing_aids(config, tmp, stats)
     manifest.write(tmp)
     files.publish(tmp, paths.output)
+    if private:
+        from transforms.finalize.hidden_test import private_folder
+        manifest.write(private)
+        files.publish(private, private_folder(paths.output))
+        log.info("finalize: hidden test: the test answers are in %s (not part of the "
+                 "release; evaluate --data %s/test.json)", private_folder(paths.output),
+                 private_folder(paths.output))
     table = stats["table1"]
     log.info("finalize: done in %.1f s; released %s queries (train %d, dev %d, test %d), "
              "%d passages; rejected %s", seconds, table["overall"]["queries"],
@@ -200,4 +224,6 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     for split in ("train", "dev", "test"):
         if not table[split]["queries"]:
             log.warning("%s", empty_split_warning(stats, split, s.split_config()))
+    for warning in split_warnings(stats):
+        log.warning("finalize: %s", warning)
     return stats
