@@ -65,13 +65,17 @@ def raw_signature(text: str, sign=N.SignatureConfig()):
 
 
 def bbc_stories(root: pathlib.Path, topic: str, n: int, min_paragraphs: int = 5) -> list:
-    """[(id, text)] of the first n BBC stories of a topic folder with enough paragraphs."""
-    out = []
+    """[(id, text)] of the first n BBC stories of a topic folder with enough paragraphs,
+    each a different story (the folders hold a few files filed twice: left out)."""
+    out, grams = [], []
     for path in sorted(glob.glob(str(root / "bbc_news" / topic / "*.txt"))):
         paras = [p.strip() for p in pathlib.Path(path).read_text(errors="replace").split("\n\n")
                  if p.strip()]
-        if len(paras) > min_paragraphs:
-            out.append((f"{topic}-{pathlib.Path(path).stem}", "\n".join(paras[1:])))
+        text = "\n".join(paras[1:])
+        g = N.shingles(text, N.SignatureConfig().near_dup_shingle)
+        if len(paras) > min_paragraphs and all(N.jaccard(g, h) < 0.5 for h in grams):
+            out.append((f"{topic}-{pathlib.Path(path).stem}", text))
+            grams.append(g)
         if len(out) == n:
             break
     return out

@@ -4,6 +4,7 @@ import json
 
 from transforms.finalize import hub
 from transforms.finalize.hardness_card import hardness_lines
+from transforms.finalize.near_dup_card import near_dup_lines
 
 
 HISTOGRAMS = (  # (file, distribution key, x label)
@@ -97,6 +98,7 @@ def render_card(stats: dict, shard_files: dict) -> str:
               "| setting | value |", "|---|---|"]
     for k, v in _flatten(stats["config"]["split"]):
         lines.append(f"| {k} | {_fmt(v)} |")
+    lines += near_dup_lines(stats)
     lines += ["", "## Funnel", "", "One chain from the files read to the released queries: each "
               "step's `in` is the previous step's `out` (a step marked * changes the unit "
               "counted). Gaps: " + ("; ".join(stats["funnel"]["gaps"]) or "none") + ".", "",

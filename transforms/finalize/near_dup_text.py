@@ -5,15 +5,16 @@ A reader sees the same words in a story and in a copy of it that an attacker, or
 careless pipeline, has re-encoded; the signature must too. `fold`, in order:
 1. HTML entities unescaped (`&amp;amp;` twice, `&#x61;`, `&nbsp;`: at most 3 rounds);
 2. Unicode NFKC (full-width and mathematical letters, ligatures, the Hangul filler
-   U+3164 -> U+1160), then case folding;
+   U+3164 -> U+1160), look-alike capitals to Latin (step 4), then case folding;
 3. canonical decomposition (NFD), then every mark (Unicode M*: accents, the combining
    grapheme joiner U+034F, variation selectors U+FE0E/U+FE0F), every default-ignorable
    code point (zero-width and bidi controls, Hangul and Khmer fillers, tag characters),
    every other format, private-use or unassigned code point, and the blank Braille
    pattern U+2800 removed, so an invisible character inside a word leaves the word whole;
 4. confusable letters folded to one prototype each (Cyrillic `а` and Greek `α` to Latin
-   `a`, `1`/`I`/`l` to `l`, `0`/`O` to `o`): the single-character look-alike classes of
-   Unicode's confusables table (UTS #39) as the `confusable_homoglyphs` package ships it.
+   `a`, digit `1` to `l`, `0` to `o`; a capital such as Cyrillic `Н` to its Latin capital
+   before case folding): the single-character look-alike classes of Unicode's
+   confusables table (UTS #39) as the `confusable_homoglyphs` package ships it.
 The folded text is only signed, never shown or released.
 """
 import functools
@@ -48,11 +49,20 @@ def _prototype(members) -> str:
     return min(members)
 
 
+def _same_case_ascii(char: str, members) -> str:
+    """The ASCII letter of `members` of `char`'s case (upper or lower), or ''."""
+    found = sorted(c for c in members if c.isascii() and c.isalpha()
+                   and c.isupper() == char.isupper() and c.islower() == char.islower())
+    return found[0] if found else ""
+
+
 @functools.lru_cache(maxsize=1)
-def confusable_table() -> dict:
-    """{code point: prototype} for every character of a single-character look-alike class
-    (union-find over the package's pairs; multi-character look-alikes such as `rn`/`m`
-    are left alone)."""
+def confusable_tables() -> tuple:
+    """({code point: ASCII letter of its case} for non-ASCII letters, {code point:
+    prototype} for every character): the single-character look-alike classes (union-find
+    over the package's pairs; multi-character look-alikes such as `rn`/`m` are left
+    alone). The first table runs before case folding: Cyrillic `Н` is Latin `H`, though
+    its lower case `н` looks like no Latin letter."""
     from confusable_homoglyphs.confusables import confusables_data
     parent = {}
 
@@ -73,17 +83,21 @@ def confusable_table() -> dict:
     classes = {}
     for c in list(parent):
         classes.setdefault(find(c), []).append(c)
-    table = {}
+    cased, table = {}, {}
     for members in classes.values():
         proto = _prototype(members)
         for c in members:
             if c != proto:
                 table[ord(c)] = proto
-    return table
+            letter = "" if c.isascii() else _same_case_ascii(c, members)
+            if letter:
+                cased[ord(c)] = letter
+    return cased, table
 
 
 def fold(text: str) -> str:
     """The text as the signature sees it (module docstring)."""
-    text = unicodedata.normalize("NFKC", unescape(text)).casefold()
+    cased, table = confusable_tables()
+    text = unicodedata.normalize("NFKC", unescape(text)).translate(cased).casefold()
     text = _UNSEEN.sub("", unicodedata.normalize("NFD", text))
-    return text.translate(confusable_table())
+    return text.translate(table)

@@ -71,7 +71,7 @@ class NearDupConfig:
             raise ValueError("near_dup_bands must be >= 1 and near_dup_max_bucket >= 2")
         if self.near_dup_threshold <= 0:
             raise ValueError("near_dup_threshold must be positive (above 1 turns it off)")
-        if not 0 <= self.near_dup_unrelated < min(self.near_dup_threshold, 1.0) + 1e-9:
+        if not 0 <= self.near_dup_unrelated < min(self.near_dup_threshold, 1.0):
             raise ValueError("near_dup_unrelated must be >= 0 and below near_dup_threshold")
         if self.near_dup_max_component < 2:
             raise ValueError("near_dup_max_component must be at least 2")
