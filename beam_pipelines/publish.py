@@ -18,13 +18,18 @@ def build_parser():
     p.add_argument("--private", action="store_true", help="create the repository private")
     p.add_argument("--dry_run", action="store_true",
                    help="check the folder and list what would be uploaded; upload nothing")
+    p.add_argument("--timeout", type=float, default=60.0,
+                   help="seconds each request to the hub may wait for an answer (default: 60)")
     return p
 
 
 def run(argv=None) -> dict:
     from transforms.finalize import publish
     args = build_parser().parse_args(argv)
-    plan = publish.publish(args.dataset, args.repo_id, args.token, args.private, args.dry_run)
+    if not 0 < args.timeout < float("inf"):
+        raise common.InputError(f"--timeout {args.timeout}: expected a positive number of seconds")
+    plan = publish.publish(args.dataset, args.repo_id, args.token, args.private, args.dry_run,
+                           args.timeout)
     if args.dry_run:
         for name in plan["files"]:
             print(name)
