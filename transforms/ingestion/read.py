@@ -17,7 +17,7 @@ import apache_beam as beam
 import fsspec
 
 from transforms.core.accounting import COUNTS, Count, StepFn, accounted, merged, reject
-from transforms.ingestion import listing, readers, streams
+from transforms.ingestion import limits, listing, readers, streams
 from transforms.ingestion.inputs import InputFile, ReadConfig, default_origin, expand
 from transforms.ingestion.parts import Part, csv_record_ends, plan_parts
 from transforms.ingestion.specs import InputSpec, as_spec
@@ -83,7 +83,7 @@ class ReadPart(StepFn):
         for parsed in self._records(part, counter):
             found += 1
             if not isinstance(parsed, dict):
-                parsed = readers.oversized_field(parsed) or parsed
+                parsed = limits.oversized_field(parsed) or parsed
             if isinstance(parsed, dict):
                 yield reject(**{**parsed, "stage": "read"})
             elif part.source and not parsed.source:   # the input's publisher, every layout
