@@ -36,20 +36,21 @@ def chain(url: str) -> list:
 
 def check_protocol(url: str, proto: str) -> None:
     """InputError (one line) unless fsspec knows `proto` and its package is installed."""
-    import fsspec
-    if proto in ("file", "local"):
+    import importlib.util
+
+    from fsspec.registry import known_implementations, registry
+    if proto in ("file", "local") or proto in registry:
         return
-    try:
-        fsspec.get_filesystem_class(proto)
-    except ValueError:
+    impl = known_implementations.get(proto)
+    if impl is None:
         hint = f" (protocols are lower case: {proto.lower()}://)" if \
-            proto.lower() != proto and proto.lower() in fsspec.available_protocols() else \
+            proto.lower() != proto and proto.lower() in known_implementations else \
             " (e.g. gs://, http://, simplecache::gs://; see fsspec's protocols)"
-        raise InputError(f"{url}: unknown protocol {proto!r}{hint}") from None
-    except ImportError as err:
+        raise InputError(f"{url}: unknown protocol {proto!r}{hint}")
+    package = impl["class"].split(".", 1)[0]
+    if importlib.util.find_spec(package) is None:   # found without importing it
         raise InputError(f"{url}: {proto}:// needs a package that is not installed: "
-                         f"{str(err).splitlines()[0] if str(err) else type(err).__name__}") \
-            from None
+                         f"{impl.get('err') or 'pip install ' + package}")
 
 
 def bucket_of(url: str) -> str:

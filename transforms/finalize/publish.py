@@ -6,7 +6,8 @@ block that parses and holds the hub's fields, its `configs` name the splits `tra
 `validation`, `test` and each pattern matches shards; no internal file (`_build/`,
 `.staging/`, `_scratch/`, `*.tmp`, dot files) is in the folder. It returns what goes up.
 `upload` sends exactly those files with `huggingface_hub.HfApi.upload_folder`, through
-`hub_upload`, the one function that touches the network; `upload_bounded` gives its
+`hub_upload`, the one function that touches the network (a probe first, then the
+upload); `upload_bounded` gives its
 requests a timeout (`--timeout`) and turns any failure (no answer, a closed port, a
 refused token or repo id) into one line.
 """
@@ -93,6 +94,7 @@ def hub_upload(folder: str, repo_id: str, token: str, private: bool, files: list
                message: str):
     """Create the dataset repo if needed and upload `files` of `folder` in one commit."""
     from huggingface_hub import HfApi
+    probe_hub(token, _probe_s[0])
     api = HfApi(token=token)
     api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
     return api.upload_folder(folder_path=folder, repo_id=repo_id, repo_type="dataset",
@@ -102,6 +104,8 @@ def hub_upload(folder: str, repo_id: str, token: str, private: bool, files: list
 # --- the network: every call bounded, every failure one line ---------------------------
 
 HUB_TIMEOUT_S = 60.0
+PROBE_TIMEOUT_S = 10.0
+_probe_s = [PROBE_TIMEOUT_S]     # what `bound_hub_client` last set
 
 
 def check_repo_id(repo_id: str) -> None:
@@ -117,10 +121,12 @@ def check_repo_id(repo_id: str) -> None:
 
 def bound_hub_client(timeout: float) -> None:
     """huggingface_hub's shared HTTP client, with connect/read/write timeouts (its default
-    client waits forever on a server that accepts and never answers)."""
+    client waits forever on a server that accepts and never answers); the probe waits
+    min(timeout, PROBE_TIMEOUT_S)."""
     import httpx2
     import huggingface_hub
     from huggingface_hub.utils import _http
+    _probe_s[0] = min(timeout, PROBE_TIMEOUT_S)
 
     def factory():
         client = _http.default_client_factory()
@@ -147,9 +153,6 @@ def hub_error(err: BaseException, timeout: float) -> str:
     return f"{where} refused the upload" + (f" (HTTP {status})" if status else "") + f": {text}"
 
 
-PROBE_TIMEOUT_S = 10.0
-
-
 def probe_hub(token: str, timeout: float) -> None:
     """One request to the hub (who the token belongs to), without retries: a hub that does
     not answer, cannot be reached or refuses the token stops the upload here, in about
@@ -169,9 +172,8 @@ def upload_bounded(folder: str, repo_id: str, token: str, private: bool, files: 
     any failure as InputError (one line): a hub that accepts and never answers, a closed
     port, a refused token or repo id."""
     bound_hub_client(timeout)
-    probe = min(timeout, PROBE_TIMEOUT_S)
+    probe = _probe_s[0]
     try:
-        probe_hub(token, probe)
         return hub_upload(folder, repo_id, token, private, files, message)
     except InputError:
         raise
