@@ -82,6 +82,11 @@ def compose(args, toml: dict, where: str) -> BuildConfig:
     if unknown:
         raise common.InputError(f"{where}: unknown key(s) {', '.join(unknown)} (top level: "
                                 f"{', '.join(TOP_KEYS)}; tables: {', '.join(STAGE_NAMES)})")
+    from transforms.ingestion.specs import SpecError, check_top_level
+    try:
+        check_top_level(toml, where)
+    except SpecError as err:
+        raise common.InputError(str(err)) from None
     settings = BuildSettings()
     for name, leaves in SECTIONS:
         table = toml.get(name, {})

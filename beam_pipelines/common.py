@@ -56,6 +56,20 @@ class Parser(argparse.ArgumentParser):
     def error(self, message):
         raise SystemExit(f"error: {message} (see --help)")
 
+    def parse_known_args(self, args=None, namespace=None):
+        """As argparse, then every URL argument's protocols checked (`GS://`, `s3://`
+        without s3fs: one line, before anything is read)."""
+        from transforms.core.preflight import InputError, check_protocols
+        parsed, rest = super().parse_known_args(args, namespace)
+        for value in vars(parsed).values():
+            for v in value if isinstance(value, (list, tuple)) else (value,):
+                if isinstance(v, str) and "://" in v:
+                    try:
+                        check_protocols(v)
+                    except InputError as err:
+                        raise SystemExit(f"error: {err}") from None
+        return parsed, rest
+
 
 def parser(description: str) -> argparse.ArgumentParser:
     return Parser(description=description)

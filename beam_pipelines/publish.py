@@ -23,14 +23,18 @@ def build_parser():
     p.add_argument("--allow_unknown_license", action="store_true",
                    help="publish a card whose license is 'unknown' (refused by default: set "
                         "it with finalize's --license)")
+    p.add_argument("--timeout", type=float, default=60.0,
+                   help="seconds each request to the hub may wait for an answer (default: 60)")
     return p
 
 
 def run(argv=None) -> dict:
     from transforms.finalize import publish
     args = build_parser().parse_args(argv)
+    if not 0 < args.timeout < float("inf"):
+        raise common.InputError(f"--timeout {args.timeout}: expected a positive number of seconds")
     plan = publish.publish(args.dataset, args.repo_id, args.token, args.private, args.dry_run,
-                           args.allow_unknown_license)
+                           args.allow_unknown_license, args.timeout)
     if args.dry_run:
         for name in plan["files"]:
             print(name)

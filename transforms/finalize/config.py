@@ -67,8 +67,8 @@ class FinalizeSettings:
     num_shards: Optional[int] = setting(None, "a fixed number of Parquet shards per split",
                                         show="by data volume (--shard_rows)")
     group_rounds: int = setting(
-        8, "rounds of label propagation that group articles sharing a passage text or URL; "
-           "groups needing more fail the stage")
+        8, "ignored (kept so older configs load): article groups are one union-find pass "
+           "over all their links, whatever their depth")
     quota_buckets: int = setting(
         4096, "hash buckets of the dev/test quota threshold (memory of one combine)")
     hardness: HardnessSettings = field(default_factory=HardnessSettings)

@@ -4,6 +4,7 @@ import json
 
 from transforms.finalize import filter_card, hub, split_warnings
 from transforms.finalize.hardness_card import hardness_lines
+from transforms.finalize.near_dup_card import near_dup_lines
 
 
 HISTOGRAMS = (  # (file, distribution key, x label)
@@ -193,6 +194,7 @@ SECTIONS = [
     _only_stats(hardness_lines),
     distribution_lines,
     split_policy_lines,
+    _only_stats(near_dup_lines),
     funnel_lines,
     files_lines,
     loading_lines,
