@@ -204,7 +204,8 @@ def upload_bounded(folder: str, repo_id: str, token: str, private: bool, files: 
 
 
 def publish(dataset: str, repo_id: str, token=None, private: bool = False,
-            dry_run: bool = False, timeout: float = HUB_TIMEOUT_S) -> dict:
+            dry_run: bool = False, allow_unknown_license: bool = False,
+            timeout: float = HUB_TIMEOUT_S) -> dict:
     """Prepare, then (unless `dry_run`) upload; returns the plan with `uploaded`."""
     check_repo_id(repo_id)
     dataset = dataset.rstrip("/")
