@@ -2,10 +2,15 @@
 
     python -m beam_pipelines.evaluate --data DIR/dataset/record/dev.json --predictions PREDS.json
     python -m beam_pipelines.evaluate --data DIR/dataset/record/test.json --baseline random
+    python -m beam_pipelines.evaluate --data DIR/dataset/record/dev.json --human DIR/validated \
+        [--predictions PREDS.json | --baseline most_frequent]
 
 Predictions are `{query_id: answer_text}`. `--data` may also be a SuperGLUE ReCoRD
 `.jsonl` file, whose query ids are the `qas` `idx` values as strings. Prints one JSON
-object: exact_match and f1 (x100), total, answered.
+object: exact_match and f1 (x100), total, answered. With `--human` (the validation answers:
+DIR/validated, or a results file `human_validation ingest` reads) people and the model are
+scored on the same queries, those with a human answer: `human`, `model` and their paired
+difference, each with a 95% bootstrap CI (transforms/finalize/human_performance.compare).
 """
 import json
 import logging
@@ -52,18 +57,34 @@ def run(argv=None) -> dict:
     from beam_pipelines.common import Parser
     parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", required=True, help="record/<split>.json (or SuperGLUE .jsonl)")
-    source = parser.add_mutually_exclusive_group(required=True)
+    source = parser.add_mutually_exclusive_group()
     source.add_argument("--predictions", help="JSON {query_id: answer_text}")
     source.add_argument("--baseline", choices=BASELINES, help="score a baseline instead")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random baseline")
     parser.add_argument("--write_predictions", help="also write the scored predictions here")
+    parser.add_argument("--human", help="score people too, on the same queries: DIR/validated "
+                                        "(answers.jsonl) or a results file ingest reads")
+    parser.add_argument("--human_answer", choices=("heldout", "first"), default="heldout",
+                        help="a query's held-out answer (ReCoRD 5.2, default) or its first")
+    parser.add_argument("--hits", help="DIR/hits, for a Label Studio export given to --human")
     args = parser.parse_args(argv)
+    if not (args.predictions or args.baseline or args.human):
+        parser.error("give --predictions, --baseline or --human")
 
     gold, candidates = load_data(args.data)
+    predictions = None
     if args.predictions:
         predictions = load_predictions(args.predictions)
-    else:
+    elif args.baseline:
         predictions = baseline_predictions(args.baseline, candidates, args.seed)
+    if args.human:
+        from transforms.finalize.human_performance import compare
+        from transforms.human_filtering import answers
+        result = compare(gold, answers.load(args.human, args.hits), predictions,
+                         args.human_answer)
+        if predictions is not None:
+            result["model_all_queries"] = record_metric.evaluate(gold, predictions)
+        return result
     missing = sum(1 for qid in gold if qid not in predictions)
     if missing:
         logging.warning("%d of %d queries have no prediction and score 0", missing, len(gold))

@@ -85,7 +85,7 @@ def test_blocked_answers_do_not_count_and_their_hits_are_republished():
     assert out["q3"]["valid_for"] == "none" and out["q3"]["n_discarded"] == 2
     assert out["q3"]["feedback"] == ["I guessed, two people fit"]
     assert out["q4"] == {"id": "q4", "n_answers": 0, "n_correct": 0, "n_discarded": 0,
-                         "ambiguous": False, "feedback": [], "valid_for": "none"}
+                         "n_heldout": 0, "ambiguous": False, "feedback": [], "valid_for": "none"}
     again = republish(subs, {"spam"})
     assert again == {"H2": {"assignments": 1, "query_ids": ["q2"], "workers": ["spam"]},
                      "H3": {"assignments": 1, "query_ids": ["q3"], "workers": ["spam"]}}
