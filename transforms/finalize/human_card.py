@@ -28,9 +28,10 @@ def _protocol(h: dict) -> str:
             "answers never count, and a query without a held-out answer is not scored (n "
             "says how many are). It is scored against the query's generated answers with the "
             "official ReCoRD metric (x100). **Dropped queries**: queries human filtering "
-            "dropped (verdict none, or valid only for train) are not released and not scored, "
-            "as in ReCoRD; queries a worker ticked \"not obvious\" stay when their verdict "
-            "passed and are scored like the others. 95% CIs: percentile bootstrap over "
+            "dropped (verdict none) are not released and not scored, as in ReCoRD; dev and "
+            "test hold only queries whose deciding answers were all right, a query valid only "
+            "for train is released and scored in train; queries a worker ticked \"not "
+            "obvious\" stay when their verdict passed and are scored like the others. 95% CIs: percentile bootstrap over "
             f"queries ({h['protocol']['bootstrap_resamples']:,} resamples). "
             f"{h['workers']:,} workers gave {h['answers']:,} counted answers.")
 

@@ -255,7 +255,7 @@ class App:
             _check_binding(worker, got)
             hit = self._model_hit(request.path_params["ref"])
             mine = await self._run(model_loop.stored_answers, self.db, worker.worker_id, hit)
-            if len(mine) != len(hit.tasks):
+            if set(mine) != {t.query_id for t in hit.tasks}:
                 raise Refused(403, "answer %s first: the model's answer is shown only after "
                                    "yours is stored" % hit.ref)
             if await self._run(model_loop.judged, self.db, worker.worker_id, hit):
