@@ -174,6 +174,7 @@ def _simulate(args):
         raise UserError("no --url, and `serve` has not run with --db %s" % args.db)
     if not 1 <= args.workers <= 1000:
         raise UserError("--workers must be 1 to 1000, got %d" % args.workers)
+    simulate.Client(url)                      # 127.0.0.1 only: checked before any worker is made
     names = ["%s-%02d" % (args.prefix, i) for i in range(1, args.workers + 1)]
     truth = simulate.run_study(url, args.hits, dict(tokens.add(args.db, names)), cfg)
     if args.truth:

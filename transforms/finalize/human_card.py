@@ -46,7 +46,7 @@ def _people_rows(h: dict, stats: dict) -> list:
         if r["n"]:
             rows.append(f"| **Human performance** | {split} | {_ci(r, 'exact_match')} | "
                         f"{_ci(r, 'f1')} | {r['n']:,} of {r['queries']:,} | {r['workers']:,} |")
-            for name, label in (("most_frequent", "most frequent entity"),
+            for name, label in (("most_frequent", NAMES["most_frequent"]),
                                 ("random", "random entity (expected)")):
                 s = r["same_queries"][name]
                 rows.append(f"| {label}, same queries | {split} | {_ci(s, 'exact_match')} | "

@@ -161,8 +161,8 @@ def measure(dataset_dir: str, validated: str | None, filtered: str,
             cfg: HumanConfig = HumanConfig()) -> dict:
     """stats.json `human_performance` of a written release (module docstring)."""
     if not validated:
-        return not_measured("this build has no human-validation results "
-                            "(finalize --validated DIR/validated)")
+        return not_measured("this build has no human-validation results (build --results "
+                            "RESULTS, or finalize --validated DIR/validated)")
     path = A.path_of(validated)
     if path is None:
         return not_measured("the verdicts carry no answers.jsonl (written by "
