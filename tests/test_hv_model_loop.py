@@ -3,7 +3,6 @@ its SQLite store, on real ReCoRD passages: the adversary's answer is shown only 
 worker's own answer is stored, the second judgement is checked and stored once, ingest
 turns it into a per-query flag; off by default."""
 import json
-import sqlite3
 import urllib.parse
 
 import pyarrow as pa

@@ -31,7 +31,8 @@ def _protocol(h: dict) -> str:
             "dropped (verdict none) are not released and not scored, as in ReCoRD; dev and "
             "test hold only queries whose deciding answers were all right, a query valid only "
             "for train is released and scored in train; queries a worker ticked \"not "
-            "obvious\" stay when their verdict passed and are scored like the others. 95% CIs: percentile bootstrap over "
+            "obvious\" stay when their verdict passed and are scored like the others. "
+            "95% CIs: percentile bootstrap over "
             f"queries ({h['protocol']['bootstrap_resamples']:,} resamples). "
             f"{h['workers']:,} workers gave {h['answers']:,} counted answers.")
 

@@ -291,11 +291,11 @@ def explorer_part(dataset_dir: str, validated: str | None, ids) -> dict:
     if path and h.get("measured"):
         for r in A.read(path):
             if r["id"] in ids and r["rank"] is not None:
-                per_query.setdefault(r["id"], []).append(
-                    {"who": f"worker {r['rank']}", "answer": r["answer"], "role": r["role"],
-                     "not_obvious": r["ambiguous"],
-                     "needs_more_than_model": r.get("needs_more_than_model")})
-    return {"summary": summary, "answers": {q: sorted(v, key=lambda a: a["who"])
+                per_query.setdefault(r["id"], []).append((r["rank"], {
+                    "who": f"worker {r['rank']}", "answer": r["answer"], "role": r["role"],
+                    "not_obvious": r["ambiguous"],
+                    "needs_more_than_model": r.get("needs_more_than_model")}))
+    return {"summary": summary, "answers": {q: [a for _, a in sorted(v, key=lambda t: t[0])]
                                             for q, v in sorted(per_query.items())}}
 
 

@@ -96,9 +96,9 @@ def load(results: str, hits_dir: str | None = None,
 
 
 def person_answers(recs, which: str = "heldout") -> dict:
-    """{query id: the record of a person's answer}: the first held-out answer of each query (ReCoRD 5.2:
-    an answer that did not decide the verdict), or with `first` its first counted answer
-    (before human filtering; on released queries that answer helped release them)."""
+    """{query id: the record of a person's answer}: each query's first held-out answer
+    (ReCoRD 5.2: an answer that did not decide the verdict), or with `first` its first
+    counted answer (before human filtering; on released queries it helped release them)."""
     out, best = {}, {}
     for r in recs:
         if r["rank"] is None or (which == "heldout" and r["role"] != Q.HELDOUT):

@@ -98,7 +98,8 @@ def check_share(share: float) -> float:
 
 _STYLE = """body { font-family: "Liberation Sans", "DejaVu Sans", Arial, sans-serif;
  max-width: 60em; margin: 1em auto; padding: 0 1em; line-height: 1.5; color: #222; }
-.task { border-top: 2px solid #ccc; margin-top: 1em; } .placeholder { color: #c00; font-weight: bold; }
+.task { border-top: 2px solid #ccc; margin-top: 1em; }
+.placeholder { color: #c00; font-weight: bold; }
 #confirmation { background: #e6f4e6; border: 1px solid #8b8; padding: .3em .8em; }
 .yours { color: #1f6fd1; } .model { color: #8a2be2; } label { display: block; margin: .4em 0; }
 button { font-size: 1.1em; padding: .4em 2em; margin: 1em 0; }"""

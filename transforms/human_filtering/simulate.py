@@ -72,6 +72,8 @@ def candidates(spans: dict, references: list) -> tuple:
 def choose(cfg: SimConfig, worker: str, query_id: str, spans: dict, references: list) -> tuple:
     """((start, end, text), right, unsure) of one simulated click."""
     right, wrong = candidates(spans, references)
+    if not right and not wrong:
+        raise UserError("query %s: the page has no entity to click" % query_id)
     mine, common = _rng(cfg.seed, worker, query_id), _rng(cfg.seed, query_id)
     follow, own_right, pick, doubt = (mine.random() < cfg.agreement, mine.random() < cfg.accuracy,
                                       mine.random(), mine.random())
