@@ -170,7 +170,8 @@ def measure(dataset_dir: str, validated: str | None, filtered: str,
     try:
         recs = [r for r in A.read(path) if r["rank"] is not None]
     except ValueError as err:
-        return not_measured(f"answers.jsonl is unreadable ({err})")
+        return not_measured("answers.jsonl is unreadable (%s)"      # no local path in stats
+                            % str(err).replace(path, "answers.jsonl"))
     if not recs:
         return not_measured("no counted answer in answers.jsonl")
     base = path[:-len(A.FILE)]
