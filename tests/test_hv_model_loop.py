@@ -86,6 +86,8 @@ def test_the_models_answer_is_shown_only_after_the_workers_answer_is_stored(loop
     assert '<strong class="yours">%s</strong>' % s.rows[hit["query_id"]]["answers"][0]["text"] \
         in page
     assert s.request("GET", model + bob)[0] == 403               # bob has not answered it
+    assert s.post(s.form(ann, hit=hit, pick="wrong"))[0] == 409   # no changing it now
+    assert s.stored()[0][2] == s.rows[hit["query_id"]]["answers"][0]["text"]
     assert s.request("GET", "/hit/%s/model" % hit["hit_ref"])[0] == 401
 
     # the judgement's fields are checked like the page's
