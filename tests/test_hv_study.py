@@ -63,7 +63,8 @@ def run_study(root, out, accuracy, loop, finalize_flags=()):
 
 @pytest.fixture(scope="module")
 def study90(filtered, tmp_path_factory):
-    return run_study(filtered, tmp_path_factory.mktemp("s90"), 0.9, loop=True)
+    return run_study(filtered, tmp_path_factory.mktemp("s90"), 0.9, loop=True,
+                     finalize_flags=("--no-hardness_reader",))
 
 
 @pytest.fixture(scope="module")
