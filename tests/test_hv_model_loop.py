@@ -13,6 +13,7 @@ from beam_pipelines import human_validation as hv
 from tests.test_human_validation import write_record_candidates
 from tests.test_hv_server import Served, wrong_entity
 from transforms.core.schema import SCORED_SCHEMA
+from transforms.finalize.record_metric import normalize_answer
 from transforms.human_filtering import model_loop, mturk, tokens
 from transforms.human_filtering.app import ServeConfig
 from transforms.human_filtering.fields import UserError
@@ -183,3 +184,28 @@ def test_serve_needs_the_models_answers_and_a_share(tmp_path, record_format_dir)
     with pytest.raises(UserError, match=r"--model_answer_share must be in \(0, 1\]"):
         Server(str(tmp_path / "hits"), db, cfg=ServeConfig(show_model_answer=True,
                                                             model_answer_share=0.0))
+
+
+def test_simulated_workers_answer_hits_of_several_tasks_and_judge_them(tmp_path,
+                                                                       record_format_dir):
+    from transforms.human_filtering import simulate
+    filtered, scored = write_kept(record_format_dir, tmp_path)
+    hv.run(["export", "--filtered", str(filtered), "--output", str(tmp_path / "hits"),
+            "--per_hit", "2"])                      # 11 queries: the last HIT repeats one
+    db = str(tmp_path / "a.sqlite")
+    server = Server(str(tmp_path / "hits"), db, cfg=LOOP).start()
+    try:
+        truth = simulate.run_study(server.url, str(tmp_path / "hits"),
+                                   dict(tokens.add(db, ["s1", "s2"])),
+                                   simulate.SimConfig(accuracy=0.5, seed=1))
+    finally:
+        server.stop()
+    assert sorted((t["worker"], t["query_id"]) for t in truth) == sorted(
+        (w, q) for w in ("s1", "s2") for q in scored)
+    assert all(t["needs_more_than_model"] == (normalize_answer(t["answer"]) !=
+                                              normalize_answer(t["model_answer"])) for t in truth)
+    summary = hv.run(["ingest", "--results", db, "--output", str(tmp_path / "v")])
+    assert summary["submissions"] == 22 and summary["model_judgements"] == 22
+    recs = [json.loads(line) for line in open(tmp_path / "v" / "answers.jsonl")]
+    said = {(t["worker"], t["query_id"]): t for t in truth}
+    assert all(r["correct"] == said[(r["worker"], r["id"])]["right"] for r in recs)
