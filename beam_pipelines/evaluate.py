@@ -2,13 +2,18 @@
 
     python -m beam_pipelines.evaluate --data DIR/dataset/record/dev.json --predictions PREDS.json
     python -m beam_pipelines.evaluate --data DIR/dataset/record/test.json --baseline random
+    python -m beam_pipelines.evaluate --data DIR/dataset/record/dev.json --human DIR/validated \
+        [--predictions PREDS.json | --baseline most_frequent]
 
 Predictions are `{query_id: answer_text}`. `--data` may also be a SuperGLUE ReCoRD
 `.jsonl` file, whose query ids are the `qas` `idx` values as strings. Prints one JSON
 object: exact_match and f1 (x100), total, answered. A baseline's name means what it means
 on the dataset card and in stats.json (models/baseline_catalog.py). A hidden-test release
 has no test answers in `record/test.json`: score test predictions against the private
-answer file finalize wrote beside the dataset (`DIR/dataset-private/test.json`).
+answer file finalize wrote beside the dataset (`DIR/dataset-private/test.json`). With `--human` (the validation answers:
+DIR/validated, or a results file `human_validation ingest` reads) people and the model are
+scored on the same queries, those with a human answer: `human`, `model` and their paired
+difference, each with a 95% bootstrap CI (transforms/finalize/human_performance.compare).
 """
 import json
 import logging
@@ -87,13 +92,20 @@ def run(argv=None) -> dict:
     from beam_pipelines.common import Parser
     parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", required=True, help="record/<split>.json (or SuperGLUE .jsonl)")
-    source = parser.add_mutually_exclusive_group(required=True)
+    source = parser.add_mutually_exclusive_group()
     source.add_argument("--predictions", help="JSON {query_id: answer_text}")
     source.add_argument("--baseline", choices=BASELINES,
                         help="score a baseline instead (" + _baseline_help() + ")")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random baseline")
     parser.add_argument("--write_predictions", help="also write the scored predictions here")
+    parser.add_argument("--human", help="score people too, on the same queries: DIR/validated "
+                                        "(answers.jsonl) or a results file ingest reads")
+    parser.add_argument("--human_answer", choices=("heldout", "first"), default="heldout",
+                        help="a query's held-out answer (ReCoRD 5.2, default) or its first")
+    parser.add_argument("--hits", help="DIR/hits, for a Label Studio export given to --human")
     args = parser.parse_args(argv)
+    if not (args.predictions or args.baseline or args.human):
+        parser.error("give --predictions, --baseline or --human")
 
     entries = read_entries(args.data)
     obj = {"data": entries}
@@ -104,10 +116,19 @@ def run(argv=None) -> dict:
         raise ValueError(f"{args.data} holds no answers (a SuperGLUE test file, or the test "
                          "split of a hidden-test release): score against the private answer "
                          "file, e.g. --data DIR/dataset-private/test.json")
+    predictions = None
     if args.predictions:
         predictions = load_predictions(args.predictions)
-    else:
+    elif args.baseline:
         predictions = baseline_predictions(args.baseline, candidates, args.seed, entries)
+    if args.human:
+        from transforms.finalize.human_performance import compare
+        from transforms.human_filtering import answers
+        result = compare(gold, answers.load(args.human, args.hits), predictions,
+                         args.human_answer)
+        if predictions is not None:
+            result["model_all_queries"] = record_metric.evaluate(gold, predictions)
+        return result
     missing = sum(1 for qid in gold if qid not in predictions)
     if missing:
         logging.warning("%d of %d queries have no prediction and score 0", missing, len(gold))

@@ -290,6 +290,9 @@ def test_stats_table1_and_card(built):
     assert "| queries | " in card and "passage_length.png" in card
     assert "| generate | query* | passage |" in card and "| finalize | dedupe | query |" in card
     assert "Gaps: none." in card and "articles/*.parquet" in card
+    assert stats["human_performance"]["measured"] is False         # built without verdicts
+    assert "## Human performance\n\nNo human performance measured: this build has no " \
+        "human-validation results" in card
     for png in ("passage_length.png", "query_length.png", "entities_per_passage.png"):
         assert (dataset / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert validate.run([str(dataset)]) == []

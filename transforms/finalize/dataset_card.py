@@ -5,6 +5,7 @@ import json
 from transforms.finalize import filter_card, hub, split_warnings
 from transforms.finalize.hardness_card import hardness_lines
 from transforms.finalize.near_dup_card import near_dup_lines
+from transforms.finalize.human_card import human_lines
 
 
 HISTOGRAMS = (  # (file, distribution key, x label)
@@ -192,6 +193,7 @@ SECTIONS = [
     _only_stats(split_warnings.card_lines),
     table1_lines,
     _only_stats(hardness_lines),
+    _only_stats(human_lines),
     distribution_lines,
     split_policy_lines,
     _only_stats(near_dup_lines),

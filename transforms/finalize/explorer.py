@@ -8,7 +8,9 @@ whatever the corpus size:
 - per (stage, reason) of every rejected row (generate's `rejected/`, the filter's
   `filtered/rejected/`, finalize's own `rejected/`), the total and the `drops` rows with the
   smallest (record_id, article_id, detail); a query the adversary answered carries its
-  query, passage, gold answers and the adversary's answer (from `filtered/scored/`).
+  query, passage, gold answers and the adversary's answer (from `filtered/scored/`);
+- human performance per split, and the validation answers of each shown query (workers
+  named by the order they answered; human_performance.explorer_part).
 Files are read in record batches with a bounded heap per group (memory: the sample).
 """
 import heapq
@@ -128,7 +130,7 @@ def adversary_answers(scored_pattern: str, ids: set, passages: dict) -> dict:
 
 
 def explorer_data(dataset_dir: str, run_dir: str, filtered: str, per_split: int,
-                  per_reason: int) -> dict:
+                  per_reason: int, validated: str | None = None) -> dict:
     queries, passages, totals = released(dataset_dir, per_split)
     patterns = [io_utils.join(run_dir, "rejected", "*.parquet"),
                 io_utils.join(filtered, "rejected", "*.parquet"),
@@ -137,8 +139,11 @@ def explorer_data(dataset_dir: str, run_dir: str, filtered: str, per_split: int,
         io_utils.join(run_dir, "articles", "*.parquet"), ["source_file"]))
     drops, ids = dropped(patterns, per_reason, (root, run_dir.rstrip("/")))
     answered = adversary_answers(io_utils.join(filtered, "scored", "*.parquet"), ids, passages)
+    from transforms.finalize.human_performance import explorer_part
+    shown = [q["id"] for qs in queries.values() for q in qs]
     return {"totals": totals, "queries": queries, "drops": drops, "answered": answered,
             "passages": dict(sorted(passages.items())),
+            "human": explorer_part(dataset_dir, validated, shown),
             "limits": {"queries_per_split": per_split, "rows_per_reason": per_reason}}
 
 
@@ -148,9 +153,9 @@ def page() -> str:
 
 
 def write_explorer(dataset_dir: str, run_dir: str, filtered: str, per_split: int,
-                   per_reason: int) -> dict:
+                   per_reason: int, validated: str | None = None) -> dict:
     """Write `<dataset_dir>/explorer/{index.html,data.js}`; returns the sample's sizes."""
-    data = explorer_data(dataset_dir, run_dir, filtered, per_split, per_reason)
+    data = explorer_data(dataset_dir, run_dir, filtered, per_split, per_reason, validated)
     folder = io_utils.join(dataset_dir, FOLDER)
     write_text(io_utils.join(folder, "index.html"), page())
     write_text(io_utils.join(folder, "data.js"), "window.EXPLORER_DATA = " + json.dumps(

@@ -168,7 +168,7 @@ def write_browsing_aids(config: FinalizeConfig, out: str, stats: dict) -> None:
                                         if not (s.hide_test_answers and k == "test") else 0
                                         for k in ("train", "dev", "test")})
     sample = write_explorer(out, config.paths.run_folder(), config.paths.filtered,
-                            s.explorer_queries, s.explorer_drops)
+                            s.explorer_queries, s.explorer_drops, config.paths.validated)
     log.info("finalize: explorer/index.html shows %d queries, %d drop reasons, %d adversary "
              "answers; lm_eval/%s.yaml", sample["queries"], sample["drop_reasons"],
              sample["answered"], s.lm_eval_task)
@@ -199,6 +199,8 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     if found:
         raise StageFailed("finalize: " + "; ".join(found) + f" (nothing published; the "
                           f"output is left in {tmp})")
+    from transforms.finalize.human_performance import add_to_release
+    stats = add_to_release(tmp, paths.validated, paths.filtered, stats)
     write_browsing_aids(config, tmp, stats)
     manifest.write(tmp)
     files.publish(tmp, paths.output)

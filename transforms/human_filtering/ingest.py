@@ -5,6 +5,7 @@ one verdict per triple.
     DIR/validated/workers.csv         per worker: answers, accuracy, gold accuracy, blocks
     DIR/validated/block_workers.csv   the blocked workers
     DIR/validated/republish_hits.csv  HITs a blocked worker answered
+    DIR/validated/answers.jsonl       every answer and what it was to the verdicts (answers.py)
     DIR/validated/summary.json        config and counts
 
 CSV cells are spreadsheet-safe (`csv_safe`).
@@ -20,7 +21,7 @@ import fsspec
 from transforms.core import io_utils, safejson
 from transforms.human_filtering import db as D
 from transforms.human_filtering import hits as H
-from transforms.human_filtering import labelstudio, mturk, prolific
+from transforms.human_filtering import answers, labelstudio, mturk, prolific
 from transforms.human_filtering import worker_quality as Q
 from transforms.human_filtering.csv_safe import write_csv
 from transforms.human_filtering.export import hits_index
@@ -49,7 +50,7 @@ def read_sqlite(path: str) -> tuple:
         raise UserError("%s is not an annotation database of `serve` (%s)" % (path, err)) \
             from None
     subs = [Q.Submission(counted[w], q, h, H.is_correct(a, s, e, hits[q][0]),
-                         Q.is_ambiguity_report(truthy(amb), fb), fb, hits[q][1])
+                         Q.is_ambiguity_report(truthy(amb), fb), fb, hits[q][1], a)
             for w, q, h, a, s, e, amb, fb in rows]
     if unverified:
         LOG.warning("%d Prolific participant(s) are not on their study's imported list: "
@@ -115,6 +116,7 @@ def ingest(results: str, output: str, cfg: Q.QualityConfig = Q.QualityConfig(),
     again = Q.republish(subs, blocked)
     fs, root = fsspec.core.url_to_fs(output)
     fs.makedirs(root, exist_ok=True)
+    extra = answers.add_to_ingest(fs, root, results, subs, blocked, cfg, verdicts)
     with fs.open(io_utils.join(root, "validated.jsonl"), "w", encoding="utf-8") as f:
         for qid in sorted(verdicts):
             f.write(json.dumps(verdicts[qid], ensure_ascii=False, sort_keys=True) + "\n")
@@ -136,7 +138,7 @@ def ingest(results: str, output: str, cfg: Q.QualityConfig = Q.QualityConfig(),
                "checks": checks, "workers": len(workers),
                "blocked_workers": sorted(blocked), "republish_hits": len(again),
                "queries": len(verdicts), "valid_for": by_status,
-               "ambiguous": sum(v["ambiguous"] for v in verdicts.values()), **counts}
+               "ambiguous": sum(v["ambiguous"] for v in verdicts.values()), **counts, **extra}
     io_utils.write_json(io_utils.join(output, "summary.json"), summary)
     LOG.info("ingested %d answers (%d repeats ignored): %d workers, %d blocked; valid_for %s",
              total, summary["repeats"], len(workers), len(blocked), by_status)

@@ -55,7 +55,7 @@ def submission(worker, qid, hit, refs, spans, text, start, end, flag, feedback, 
         counts["not_an_entity"] += 1
         correct = False
     return Q.Submission(worker, qid, hit, correct,
-                        Q.is_ambiguity_report(truthy(flag), feedback), feedback, gold)
+                        Q.is_ambiguity_report(truthy(flag), feedback), feedback, gold, text or "")
 
 
 def read_results(path: str) -> tuple:
