@@ -1,7 +1,9 @@
 """The dataset card's human-performance section, from stats.json `human_performance`
 (human_performance.py): people beside the hardness report's baselines, the human
 filtering figures beside ReCoRD's, and the model-in-the-loop count."""
-from transforms.finalize.hardness_card import NAMES
+from models.baseline_catalog import REPORT, label
+
+NAMES = {name: label(name) for name in REPORT}
 from transforms.finalize.human_performance import NOT_MEASURED, OVERALL, SPLITS
 
 
