@@ -4,6 +4,7 @@ import json
 
 from transforms.finalize import hub
 from transforms.finalize.hardness_card import hardness_lines
+from transforms.finalize.item_quality import item_quality_lines
 
 
 HISTOGRAMS = (  # (file, distribution key, x label)
@@ -86,6 +87,7 @@ def render_card(stats: dict, shard_files: dict) -> str:
     lines += ["", "Tokens are spaCy's English tokenizer's non-space tokens; vocabularies are "
               "case-sensitive token types; entities/passage counts mentions.", ""]
     lines += hardness_lines(stats)
+    lines += item_quality_lines(stats)
     lines += ["## Distributions", ""]
     for file, _, label in HISTOGRAMS:
         lines.append(f"![{label}]({file})")

@@ -61,6 +61,7 @@ def graph(p, config: FinalizeConfig, source=None, scored=True):
     from transforms.finalize.fates import ArticleFates
     from transforms.finalize.grouping import GroupArticles
     from transforms.finalize.hardness import Hardness, read_scored
+    from transforms.finalize.item_quality import item_flag_counts
     from transforms.finalize.report import WriteReport
     from transforms.finalize.shards import WriteSortedShards, WriteSplitShards
     from transforms.finalize.verdicts import ApplyHumanValidation, verdict_source
@@ -108,7 +109,7 @@ def graph(p, config: FinalizeConfig, source=None, scored=True):
             | "Hardness" >> Hardness(s.hardness))
     counts = ((deduped[COUNTS], validated[COUNTS], groups[COUNTS], placed[COUNTS],
                shards[COUNTS], passages[COUNTS], exported[COUNTS], fates[COUNTS]) + clusters[1:]
-              | "AllCounts" >> beam.Flatten())
+              + (item_flag_counts(released),) | "AllCounts" >> beam.Flatten())
     return ((counts, figures, shards["main"], exported["main"], hard)
             | "WriteReport" >> WriteReport(out, paths.run_folder(), paths.filtered,
                                            meta(config)))
@@ -165,6 +166,7 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     place; returns the stats.json it wrote."""
     from transforms.core.progress import Display
     from transforms.finalize import files
+    from transforms.finalize.item_quality import record_labels
     from transforms.finalize.report import empty_split_warning, problems
     paths, s = config.paths, config.settings
     kept, source = check_inputs(config)
@@ -182,6 +184,7 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     if found:
         raise StageFailed("finalize: " + "; ".join(found) + f" (nothing published; the "
                           f"output is left in {tmp})")
+    stats = record_labels(tmp, paths.run_folder(), stats)    # a reading audit's labels
     write_browsing_aids(config, tmp, stats)
     manifest.write(tmp)
     files.publish(tmp, paths.output)
