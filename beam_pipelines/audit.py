@@ -32,18 +32,18 @@ def parse_args(argv):
     return args
 
 
-def main(argv=None) -> None:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+def run(argv=None) -> str:
+    """Draw and write the sample, or record the labels; returns what the command prints."""
+    args = parse_args(argv)
+    from transforms.quality.audit import locate, main_labels, main_sample
+    run_dir, dataset = locate(args.run)
+    if args.labels:
+        return main_labels(run_dir, dataset, args.labels)
+    return main_sample(run_dir, dataset, args.sample, args.seed, args.out)
 
-    def run():
-        from transforms.quality.audit import locate, main_labels, main_sample
-        run_dir, dataset = locate(args.run)
-        if args.labels:
-            print(main_labels(run_dir, dataset, args.labels))
-        else:
-            print(main_sample(run_dir, dataset, args.sample, args.seed, args.out))
-    run_main(run, "audit")
 
+def main():
+    run_main(lambda: print(run(sys.argv[1:])), "audit")
 
 
 if __name__ == "__main__":

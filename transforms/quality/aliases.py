@@ -23,6 +23,9 @@ PERSON = "PERSON"
 PLACES = frozenset({"GPE", "LOC", "FAC"})
 _TITLES = TITLE_ABBREVIATIONS | TITLE_NOUNS | ROYAL_TITLES
 _NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
+# words of a club's name, never of a person's ("Manchester United" tagged PERSON)
+_CLUB_WORDS = frozenset({"united", "city", "town", "rovers", "athletic", "wanderers",
+                         "albion", "rangers", "hotspur", "orient", "argyle", "villa"})
 _POSSESSIVE = re.compile(r"['’]s?$")
 
 
@@ -61,13 +64,14 @@ def strip_title(text: str) -> str:
 
 def name_parts(name: str) -> dict:
     """{form: text} of a person's name of two or more words: its surname and given name
-    (each a capitalised word of two or more letters, never a title or an organisation's
-    word, so 'Manchester United' tagged PERSON gives none)."""
+    (each a capitalised word of two or more letters, never a title; a name with an
+    organisation's or club's word gives none: 'Manchester United' tagged PERSON)."""
     words = [_POSSESSIVE.sub("", w) if i == len(name.split()) - 1 else w
              for i, w in enumerate(name.split())]
     while len(words) > 2 and words[-1].lower().rstrip(".,") in _NAME_SUFFIXES:
         words = words[:-1]
-    if len(words) < 2 or any(w.lower() in GENERIC_ORG_WORDS | ORG_SUFFIXES for w in words):
+    if len(words) < 2 or any(w.lower() in GENERIC_ORG_WORDS | ORG_SUFFIXES | _CLUB_WORDS
+                             for w in words):
         return {}
     out = {}
     for form, word in (("surname", words[-1]), ("given name", words[0])):
@@ -80,17 +84,15 @@ def name_parts(name: str) -> dict:
 
 def answer_aliases(row: dict) -> dict:
     """{alias: form} of the answer: 'mention' (an answer text), 'title-stripped', and for
-    a person 'surname' and 'given name'. A longer form wins when two give one text."""
+    a person 'surname' and 'given name'; a text that is a mention is named so."""
     person = answer_label(row) == PERSON
-    out = {}
-    for text in sorted({plain(a["text"]) for a in row.get("answers") or ()}, key=len,
-                       reverse=True):
-        bare = _POSSESSIVE.sub("", text) if text.endswith(("'s", "'")) else text
-        stripped = strip_title(bare)
-        for alias, form in ((text, "mention"), (bare, "mention"),
-                            (stripped, "title-stripped")):
-            if alias:
-                out.setdefault(alias, form)
+    texts = sorted({plain(a["text"]) for a in row.get("answers") or ()}, key=len, reverse=True)
+    bare = [_POSSESSIVE.sub("", t) if t.endswith(("'s", "'")) else t for t in texts]
+    out = {t: "mention" for t in texts + bare if t}
+    for text in bare:
+        stripped = strip_title(text)
+        if stripped:
+            out.setdefault(stripped, "title-stripped")
         if person:
             for form, alias in name_parts(stripped).items():
                 out.setdefault(alias, form)

@@ -56,7 +56,7 @@ def _cue(name: str, pattern: str, labels: frozenset) -> Cue:
 
 CUES = (
     _cue("title_or_role_before", rf"\b(?:{PERSON_WORDS})\.? {_P}\b", PERSON),
-    _cue("age_after", rf"{_P}, \d{{1,3}}\b(?![\d,.]*\d)", PERSON),
+    _cue("age_after", rf"{_P}, \d{{1,3}}(?=,|\)| years?[ -]old\b)", PERSON),
     _cue("who_after", rf"{_P},? who\b", PERSON),
     # "@placeholder said he ...", "@placeholder admits that her story ...": a personal
     # pronoun in the placeholder's own clause (no sentence or quote boundary between)

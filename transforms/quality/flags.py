@@ -37,10 +37,13 @@ _CAPTION = re.compile(
 _CAPTION_LABEL = re.compile(r"^(?:[\w'-]+ ){0,3}[\w'-]+: (?=[A-Z@'\"])")
 _SPEECH = frozenset({"said", "says", "told", "tells", "added", "wrote", "writes", "tweeted",
                      "explained", "asked", "replied", "according", "reads", "read"})
+# a promotion opens a line or a sentence ("CLICK HERE for all the latest news"); inside a
+# sentence or a quotation it is news ('a "vote now, pay later" Budget')
 _PROMOTION = re.compile(
-    r"\b(?:click here|read more|read also|also read|read:|vote now|vote:|follow us|follow @"
-    r"|check it out|scroll down|sign up|subscribe (?:now|here|to)|download (?:the|our) app"
-    r"|share this|like us on|watch (?:the )?video|see more|more on this)\b", re.IGNORECASE)
+    r"(?:^|(?<=[.!?] ))(?:click here|read more|read also|also read|read:|vote now|vote:"
+    r"|follow us|follow @|check it out|scroll down|sign up|subscribe (?:now|here|to)"
+    r"|download (?:the|our) app|share this|like us on|watch (?:the )?video|see more"
+    r"|more on this)\b", re.IGNORECASE | re.MULTILINE)
 
 
 def only_entity_of_label(row: dict) -> Optional[str]:
@@ -167,17 +170,23 @@ def _template(query: str) -> Optional[tuple]:
 
 
 def same_sentence(a: str, b: str, min_shared: int = 20) -> bool:
-    """Whether two queries are one sentence with the placeholder at two mentions: one's
-    text before the placeholder starts the other's, and the other's text after it ends
-    the first's, sharing at least `min_shared` characters (ReCoRD files carry no sentence
-    index, so the release and ReCoRD are compared by text)."""
+    """Whether two queries are one sentence with the placeholder at two mentions X, Y:
+    a = L @ M Y R and b = L X M @ R, the words around both mentions (L, M, R) shared,
+    at least `min_shared` characters of them (ReCoRD files carry no sentence index, so
+    the release and ReCoRD are compared by text)."""
     ta, tb = _template(a), _template(b)
     if ta is None or tb is None or a == b:
         return False
     for (la, ra), (lb, rb) in ((ta, tb), (tb, ta)):
-        if len(la) < len(lb) and lb.startswith(la) and ra.endswith(rb) \
-                and len(la) + len(rb) >= min_shared and len(ra) > len(rb):
-            return True
+        if not (len(la) < len(lb) and lb.startswith(la) and len(ra) > len(rb)
+                and ra.endswith(rb)):
+            continue
+        x_m, m_y = lb[len(la):], ra[:len(ra) - len(rb)]       # X + M and M + Y
+        for k in range(min(len(x_m), len(m_y)) - 1, -1, -1):
+            if m_y[:k] == x_m[len(x_m) - k:]:
+                if len(la) + k + len(rb) >= min_shared:
+                    return True
+                break
     return False
 
 
