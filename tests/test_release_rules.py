@@ -4,7 +4,7 @@ import pytest
 
 from tests.item_rows import NEIGHBOUR, NEIGHBOUR_ENTS, SNOOKER, SNOOKER_ENTS, row
 from transforms.machine_filtering.release_rules import (ReleaseConfig, check_row,
-                                                        release_sentence, sentence_key)
+                                                        release_passage, sentence_key)
 from transforms.quality import aliases, cues
 
 pytestmark = pytest.mark.fast
@@ -107,20 +107,38 @@ def _siblings():
 
 def test_one_query_per_sentence_the_hardest_whatever_the_order():
     rows = _siblings()
-    released, rejected = release_sentence(rows)
+    released, rejected = release_passage(rows)
     # one query gives its answer away (the surname stays written), the other two are
     # siblings: one released, the other rejected naming the one kept
     reasons = {r["id"]: why.reason for r, why in rejected}
     assert reasons["p1-003-02"] == "answer_in_query"
     assert len(released) == 1 and list(reasons.values()).count("sibling_query") == 1
-    assert release_sentence(list(reversed(rows)))[0] == released
+    assert release_passage(list(reversed(rows)))[0] == released
     sibling = next(why for _, why in rejected if why.reason == "sibling_query")
     assert "released: " + released[0]["id"] in sibling.detail
-    all_of_them, _ = release_sentence(rows, ReleaseConfig(max_queries_per_sentence=0))
+    all_of_them, _ = release_passage(rows, ReleaseConfig(max_queries_per_sentence=0))
     assert len(all_of_them) == 2
-    other_salt = {release_sentence(rows, ReleaseConfig(sibling_salt=s))[0][0]["id"]
+    other_salt = {release_passage(rows, ReleaseConfig(sibling_salt=s))[0][0]["id"]
                   for s in ("a", "b", "c", "d", "e", "f")}
     assert len(other_salt) == 2                # ties broken by the salted hash alone
+
+
+def test_a_sentence_written_twice_gives_one_query():
+    """Daily Mail articles repeat sentences: the same sentence at two indices is one
+    sentence for the sibling rule."""
+    sentence = ("Daedone first taught orgasmic meditation in the USA in 2001 and since then "
+                "the craze has spread around the world.")
+    passage = "Nicole Daedone runs a company in the USA. Daedone lives in San Francisco."
+    ents = [("Nicole Daedone", "PERSON"), ("Daedone", "PERSON"), ("USA", "GPE"),
+            ("San Francisco", "GPE")]
+    a = row(passage, sentence.replace("USA", "@placeholder"), "USA", ents, qid="p1-004-01")
+    b = row(passage, sentence.replace("Daedone", "@placeholder"), "Nicole Daedone", ents,
+            qid="p1-039-00", aliases=("Daedone",))
+    released, rejected = release_passage([a, b])
+    assert len(released) == 1 and [why.reason for _, why in rejected] == ["sibling_query"]
+    other = row(passage, "Her classes in @placeholder drew thousands of people last year.",
+                "San Francisco", ents, qid="p1-040-00")
+    assert len(release_passage([a, b, other])[0]) == 2
 
 
 def test_sentence_key_and_settings():

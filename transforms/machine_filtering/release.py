@@ -1,16 +1,15 @@
 """The `release` step of the adversarial_filter stage: the queries the adversary kept,
-grouped by source sentence, through the release rules (`release_rules.py`); rejected
+grouped by passage, through the release rules (`release_rules.py`); rejected
 rows carry the rule's reason and detail, and are counted by reason in the funnel
 (`release.in` is `adversary.out`)."""
 import apache_beam as beam
 
 from transforms.core.accounting import Count, StepFn, accounted, reject
-from transforms.machine_filtering.release_rules import (STAGE, ReleaseConfig, release_sentence,
-                                                        sentence_key)
+from transforms.machine_filtering.release_rules import STAGE, ReleaseConfig, release_passage
 
 
 class ReleaseRules(StepFn):
-    """(sentence key, its kept queries) -> released queries; the others rejected."""
+    """(passage id, its kept queries) -> released queries; the others rejected."""
     step = STAGE
 
     def __init__(self, config: ReleaseConfig):
@@ -20,8 +19,8 @@ class ReleaseRules(StepFn):
         return sum(1 for _ in element[1])
 
     def apply(self, element):
-        released, rejected = release_sentence(element[1], self.config)
-        yield Count(STAGE, "sentences", 1)
+        released, rejected = release_passage(element[1], self.config)
+        yield Count(STAGE, "passages", 1)
         for row, why in rejected:
             yield reject(STAGE, why.reason, article_id=row.get("article_id"),
                          record_id=row.get("id"), detail=why.detail)
@@ -31,6 +30,6 @@ class ReleaseRules(StepFn):
 def release_step(kept, config: ReleaseConfig):
     """Accounted result (main, rejected, counts) of the release rules over `kept`."""
     grouped = (kept
-               | "KeyBySentence" >> beam.Map(lambda r: (sentence_key(r["id"]), r))
-               | "GroupBySentence" >> beam.GroupByKey())
+               | "ReleaseKeyByPassage" >> beam.Map(lambda r: (r["passage_id"], r))
+               | "ReleaseGroupByPassage" >> beam.GroupByKey())
     return accounted(grouped, "ReleaseRules", ReleaseRules(config))

@@ -13,8 +13,9 @@ source sentence. Order, and why:
    `quality/cues.py`) and the answer is the only passage entity (alias cluster) of that
    type: no reading needed.
 3. `sibling_query`: of the queries one sentence gave (query id `<passage>-<sentence>-
-   <mention>`) that pass 1 and 2, at most `max_queries_per_sentence` are released: in
-   each, another sibling's answer is written, so a reader who sees both gets it free. Last,
+   <mention>`, or the same sentence written twice in the article) that pass 1 and 2, at
+   most `max_queries_per_sentence` are released: in each, another sibling's answer is
+   written, so a reader who sees both gets it free. Last,
    so that it chooses among queries that will be released. The hardest are kept: fewest
    item flags (only entity of its label, copied context, incomplete answers), then most
    passage entities of the answer's label (distractors), then a salted stable hash of the
@@ -113,21 +114,45 @@ def hardness_order(row: dict, salt: str) -> tuple:
     return raised, -flags.distractors(row), stable_hash(row["id"], salt), row["id"]
 
 
-def release_sentence(rows, config: ReleaseConfig = ReleaseConfig()):
-    """The queries of one source sentence -> (released rows, [(row, Reject)]), each list
-    in id order."""
+def sentence_groups(rows: list) -> list:
+    """The rows (of one passage) grouped by source sentence: one sentence index, or one
+    sentence written twice in the article (`flags.same_sentence`); each group in id order."""
+    parent = list(range(len(rows)))
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+    for i, a in enumerate(rows):
+        for j in range(i + 1, len(rows)):
+            b = rows[j]
+            if sentence_key(a["id"]) == sentence_key(b["id"]) or \
+                    flags.same_sentence(a["query"], b["query"]):
+                parent[find(j)] = find(i)
+    groups = {}
+    for i, row in enumerate(rows):
+        groups.setdefault(find(i), []).append(row)
+    return list(groups.values())
+
+
+def release_passage(rows, config: ReleaseConfig = ReleaseConfig()):
+    """The queries one passage kept -> (released rows, [(row, Reject)]), each list in id
+    order."""
     rejected, passed = [], []
     for row in sorted(rows, key=lambda r: r["id"]):
         why = check_row(row, config)
         (passed.append(row) if why is None else rejected.append((row, why)))
     limit = config.max_queries_per_sentence
-    if limit and len(passed) > limit:
-        ranked = sorted(passed, key=lambda r: hardness_order(r, config.sibling_salt))
-        chosen = ranked[:limit]
-        names = ", ".join(r["id"] for r in chosen)
+    if not limit:
+        return passed, rejected
+    released = []
+    for group in sentence_groups(passed):
+        ranked = sorted(group, key=lambda r: hardness_order(r, config.sibling_salt))
+        released += ranked[:limit]
+        names = ", ".join(r["id"] for r in ranked[:limit])
         for row in ranked[limit:]:
             rejected.append((row, Reject(SIBLING, SIBLING,
-                                         f"its sentence gave {len(passed)} queries that pass "
+                                         f"its sentence gave {len(group)} queries that pass "
                                          f"the rules; released: {names} (the hardest)")))
-        passed = sorted(chosen, key=lambda r: r["id"])
-    return passed, sorted(rejected, key=lambda x: x[0]["id"])
+    return sorted(released, key=lambda r: r["id"]), sorted(rejected, key=lambda x: x[0]["id"])
