@@ -81,11 +81,18 @@ def marked_passage(row: dict) -> list:
 
 
 def escape_keep(text: str) -> str:
-    """`escape` that keeps the spaces at the ends (pieces of one paragraph) and newlines."""
-    lead = " " if text[:1].isspace() and "\n" not in text[:1] else ""
-    trail = " " if text[-1:].isspace() and "\n" not in text[-1:] else ""
-    return "\n".join(lead * (i == 0) + escape(line) + trail * (i == len(text.split("\n")) - 1)
-                     for i, line in enumerate(text.split("\n")))
+    """`escape` line by line, keeping the newlines and a space at either end (the text is
+    a piece of a paragraph, between two answers)."""
+    lines = text.split("\n")
+    out = []
+    for i, line in enumerate(lines):
+        piece = escape(line)
+        if i == 0 and line[:1].isspace():
+            piece = " " + piece
+        if i == len(lines) - 1 and line[-1:].isspace() and piece.strip():
+            piece += " "
+        out.append(piece)
+    return "\n".join(out)
 
 
 def render_item(k: int, row: dict) -> list:
@@ -100,7 +107,7 @@ def render_item(k: int, row: dict) -> list:
     ents = "; ".join(f"{escape(lab)}: " + ", ".join(escape(t) for t in sorted(texts))
                      for lab, texts in sorted(labels.items()))
     raised = "; ".join(f"{name} ({escape(detail)})" for name, detail in row["flags"].items())
-    return [f"### {k}. `{row['id']}` ({escape(row.get('split') or '?')}, "
+    return [f"### {k}. {escape(row['id'])} ({escape(row.get('split') or '?')}, "
             f"{escape(row.get('source') or '?')})", ""] + marked_passage(row) + [
         "", f"**Query:** {q}", "", f"**Answers:** {answers}", "",
         f"**Entities:** {ents}", "", f"**Flags:** {raised or 'none'}", "",
