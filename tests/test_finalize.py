@@ -581,11 +581,15 @@ def test_reading_audit_sample_labels_and_finalize_agree(real_run, tmp_path):
     from beam_pipelines import audit
     from tests.conftest import REPO
     run = tmp_path / "run"
-    for folder in ("dataset", "filtered", "articles", "stats"):
+    for folder in ("dataset", "filtered", "articles", "stats", "adversary/stats"):
         shutil.copytree(real_run / folder, run / folder)
+
+    def sheet(printed):
+        return printed.split("\n\nSheet: ")[0]
     first = audit.run([str(run), "--sample", "40", "--seed", "3"])
-    assert first == audit.run([str(run / "dataset"), "--sample", "40", "--seed", "3"])
-    assert first != audit.run([str(run), "--sample", "40", "--seed", "4"])
+    again = audit.run([str(run / "dataset"), "--sample", "40", "--seed", "3"])
+    assert sheet(first) == sheet(again) and "kept the labels file already there" in again
+    assert sheet(first) != sheet(audit.run([str(run), "--sample", "40", "--seed", "4"]))
     sheet = (run / "audit" / "sample-seed3-n40.md").read_text()
     template = (run / "audit" / "sample-seed3-n40.labels.csv").read_text().splitlines()
     assert sheet.count("\n### ") == 40 and len(template) == 41

@@ -211,13 +211,15 @@ def flag_counts(rows: Iterable[dict]) -> collections.Counter:
     rows = list(rows)
     counts = collections.Counter(queries=len(rows))
     sib = siblings(rows)
+    promoted = set()
     for r in rows:
         raised = set(row_flags(r))
         if r["id"] in sib:
             raised.add("sibling")
+        if "promotion_line" in raised:
+            promoted.add(r.get("passage_id") or r.get("passage"))
         counts.update(raised)
-    counts["promotion_passages"] = len({r.get("passage_id") or r.get("passage") for r in rows
-                                        if promotion_line(r)})
+    counts["promotion_passages"] = len(promoted)
     counts["passages"] = len({r.get("passage_id") or r.get("passage") for r in rows})
     return counts
 
