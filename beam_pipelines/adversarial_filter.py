@@ -6,8 +6,8 @@
 
 Writes DIR/filtered/scored/*.parquet (every candidate with adversary_prediction and
 adversary_correct, both null where it failed to score), kept/*.parquet (adversary_correct
-== False), errors/*.parquet (id, fold, error), rejected/*.parquet and
-stats/adversarial_filter.json. A fold model that does not load, or errors above
+== False, then through the release rules: docs/adversary.md), errors/*.parquet (id, fold,
+error), rejected/*.parquet and stats/adversarial_filter.json. A fold model that does not load, or errors above
 --max_error_share (default 0), fail the command with one line.
 """
 from beam_pipelines import common

@@ -123,13 +123,26 @@ def test_every_candidate_is_scored_or_errored_and_counted(filtered):
     assert {r["id"]: r["error"] for r in errors} == {
         "bad-no-entities": "no candidate entities in passage",
         "bad-two-placeholders": "query has 2 placeholders, expected 1"}
-    rejected = {r["record_id"]: r["reason"] for r in read(out / "rejected")}
+    rejected_rows = read(out / "rejected")
+    rejected = {r["record_id"]: r["reason"] for r in rejected_rows if r["stage"] == "adversary"}
+    released_out = {r["record_id"]: r for r in rejected_rows if r["stage"] == "release"}
+    left = [r for r in scored if r["id"] not in rejected]      # what the adversary left
     assert sorted(r["id"] for r in kept) == sorted(
-        r["id"] for r in scored if r["id"] not in rejected)
+        r["id"] for r in left if r["id"] not in released_out)
     for r in scored:           # answered and dropped, or dropped by the drop sampler
         want = {True: "answered_by_adversary", False: "dropped_for_balance"}
         assert rejected.get(r["id"], want[r["adversary_correct"]]) == want[r["adversary_correct"]]
-    assert sum(r["adversary_correct"] for r in kept) == stats["summary"]["readmitted"]
+    assert sum(r["adversary_correct"] for r in left) == stats["summary"]["readmitted"]
+    # the release rules: every rejection has its reason and a detail, counted by reason
+    assert {r["reason"] for r in released_out.values()} <= {
+        "answer_in_query", "only_compatible_entity", "sibling_query"}
+    assert all(r["detail"] for r in released_out.values()) and released_out
+    release = stats["stages"]["release"]
+    assert release["in"] == stats["stages"]["adversary"]["out"] == len(left)
+    assert release["out"] == len(kept) and release["rejected"] == len(released_out)
+    assert sum(release["reasons"].values()) == len(released_out)
+    sentences = {r["id"].rsplit("-", 1)[0] for r in kept}
+    assert len(sentences) == len(kept)          # one released query per source sentence
     for r in scored:
         assert r["adversary_prediction"] in {c.text for c in candidates(r)}
         assert r["adversary_correct"] == (
@@ -137,7 +150,8 @@ def test_every_candidate_is_scored_or_errored_and_counted(filtered):
         assert r["fold"] == fold_of(r["article_id"], 5)
     t = stats["summary"]
     assert (t["in"], t["scored"], t["errors"]) == (len(good) + 2, len(good), 2)
-    assert t["kept"] == len(kept) and t["kept"] + t["dropped"] == t["scored"]
+    assert t["kept"] == len(kept) and t["adversary_kept"] + t["dropped"] == t["scored"]
+    assert t["kept"] + t["release_rejected"] == t["adversary_kept"]
     assert 0 < t["max_group"]["batch"] <= 64 and t["max_rows_in_memory"] <= 64
     assert stats["gaps"] == []
     reasons = dict(stats["stages"]["adversary"]["reasons"])

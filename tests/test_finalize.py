@@ -453,10 +453,12 @@ def test_help_answers_without_importing_beam():
 
 #: What finalize releases from the real corpus (docs/finalize.md, "Measured"): generate
 #: over cnn_stories + cnndm_test250, the 5-fold lexical adversary with its drop sampler,
-#: default split policy.
-REAL = {"queries": {"train": 713, "dev": 134, "test": 74},
-        "passages": {"train": 154, "dev": 26, "test": 25},
-        "candidates": 1202, "kept": 922, "dropped_duplicates": 1}
+#: the release rules, default split policy.
+REAL = {"queries": {"train": 531, "dev": 100, "test": 53},
+        "passages": {"train": 152, "dev": 26, "test": 25},
+        "candidates": 1202, "kept": 922, "dropped_duplicates": 0,
+        "release": {"kept": 684, "reasons": {"sibling_query": 157, "answer_in_query": 67,
+                                             "only_compatible_entity": 14}}}
 
 
 def _digest(pairs) -> str:
@@ -575,3 +577,82 @@ def test_real_corpus_release_holds_no_local_path_and_its_card_counts_the_filter(
                 + ", ".join(f"{s} {per[s]:,}" for s in SPLITS)) in card
     else:
         assert "released queries was answered by it" in card
+
+
+def test_real_corpus_release_rules_and_item_flags(real_run):
+    """issue 32: the release rules' step chains (adversary out -> release -> dedupe in),
+    counts every rejection by reason, and leaves a release within the whole-release
+    targets; the flags finalize counted in Beam equal the pure measure over the shards."""
+    from transforms.quality import flags
+    from transforms.quality.release_rows import iter_rows
+    dataset = real_run / "dataset"
+    stats = _stats(dataset)
+    chain = stats["funnel"]["stages"]
+    assert list(chain).index("release") == list(chain).index("adversary") + 1
+    assert chain["release"]["in"] == chain["adversary"]["out"] == REAL["kept"]
+    assert chain["release"]["out"] == chain["dedupe"]["in"] == REAL["release"]["kept"]
+    assert chain["release"]["reasons"] == REAL["release"]["reasons"]
+    rejected = pq.read_table(real_run / "filtered" / "rejected").to_pylist()
+    by_reason = collections.Counter(r["reason"] for r in rejected if r["stage"] == "release")
+    assert by_reason == REAL["release"]["reasons"]
+    measured = flags.measure(iter_rows(str(dataset)))
+    assert stats["item_quality"]["flags"] == measured
+    n = measured["queries"]
+    assert n == sum(REAL["queries"].values())
+    assert measured["only_entity_of_label"]["n"] <= 0.15 * n
+    assert measured["answer_in_query"]["n"] <= 0.01 * n
+    assert measured["sibling"]["n"] <= 0.05 * n
+    card = (dataset / "README.md").read_text()
+    assert "## Item quality" in card and "Not yet read by a person" in card
+    assert f"dropped {chain['release']['rejected']:,} of the {REAL['kept']:,} queries" in card
+
+
+def test_reading_audit_sample_labels_and_finalize_agree(real_run, tmp_path):
+    """The audit draws the same 40 queries for the same seed, records labels on the card
+    with their n and intervals, keeps the manifest valid and its bytes stable, and a
+    finalize rerun (which reads the same labels) writes the very same release."""
+    import shutil
+    import subprocess
+    import sys
+    from beam_pipelines import audit
+    from tests.conftest import REPO
+    run = tmp_path / "run"
+    for folder in ("dataset", "filtered", "articles", "stats", "adversary/stats"):
+        shutil.copytree(real_run / folder, run / folder)
+
+    def sheet(printed):
+        return printed.split("\n\nSheet: ")[0]
+    first = audit.run([str(run), "--sample", "40", "--seed", "3"])
+    again = audit.run([str(run / "dataset"), "--sample", "40", "--seed", "3"])
+    assert sheet(first) == sheet(again) and "kept the labels file already there" in again
+    assert sheet(first) != sheet(audit.run([str(run), "--sample", "40", "--seed", "4"]))
+    sheet = (run / "audit" / "sample-seed3-n40.md").read_text()
+    template = (run / "audit" / "sample-seed3-n40.labels.csv").read_text().splitlines()
+    assert sheet.count("\n### ") == 40 and len(template) == 41
+    ids = [line.split(",")[0] for line in template[1:]]
+    labels = tmp_path / "labels.csv"
+    classes = ("good", "good", "trivial", "artefact")
+    labels.write_text("id,label\n" + "".join(f"{q},{classes[i % 4]}\n" for i, q in enumerate(ids)))
+    printed = audit.run([str(run), "--labels", str(labels)])
+    assert "good 20 (50.0%, 95% 35.2-64.8%)" in printed
+    stats = _stats(run / "dataset")
+    assert stats["item_quality"]["labels"]["n"] == 40
+    assert stats["item_quality"]["labels"]["trivial"]["n"] == 10
+    assert "| good | 20 | 50.0% | 35.2-64.8% |" in (run / "dataset" / "README.md").read_text()
+    assert validate.run([str(run / "dataset")]) == []
+    files = {p.relative_to(run / "dataset"): p.read_bytes()
+             for p in (run / "dataset").rglob("*") if p.is_file()}
+    audit.run([str(run), "--labels", str(labels)])
+    assert files == {p.relative_to(run / "dataset"): p.read_bytes()
+                     for p in (run / "dataset").rglob("*") if p.is_file()}
+    shutil.move(str(run / "dataset"), str(tmp_path / "audited"))
+    finalize.run(["--filtered", str(run / "filtered"), "--output", str(run / "dataset"),
+                  "--workers", "1"])
+    assert files == {p.relative_to(run / "dataset"): p.read_bytes()
+                     for p in (run / "dataset").rglob("*") if p.is_file()}
+    labels.write_text("id,label\nnot-a-query,good\n")
+    out = subprocess.run([sys.executable, "-m", "beam_pipelines.audit", str(run), "--labels",
+                          str(labels)], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert out.returncode != 0 and "Traceback" not in out.stderr
+    assert out.stderr.strip().splitlines()[-1].startswith("error: ") \
+        and "not released queries" in out.stderr

@@ -6,6 +6,7 @@ from transforms.finalize import filter_card, hub, split_warnings
 from transforms.finalize.hardness_card import hardness_lines
 from transforms.finalize.near_dup_card import near_dup_lines
 from transforms.finalize.human_card import human_lines
+from transforms.finalize.item_quality import item_quality_lines
 
 
 HISTOGRAMS = (  # (file, distribution key, x label)
@@ -194,6 +195,7 @@ SECTIONS = [
     table1_lines,
     _only_stats(hardness_lines),
     _only_stats(human_lines),
+    _only_stats(item_quality_lines),
     distribution_lines,
     split_policy_lines,
     _only_stats(near_dup_lines),

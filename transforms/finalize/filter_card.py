@@ -63,7 +63,7 @@ def filter_sentence(stats: dict) -> str:
     parts.append(f"{_n(c['kept_answered'])} were kept although it answered them")
     text = (f"**What the adversarial filter did.** Of {_n(c['in'])} candidate queries "
             f"{who} scored, " + ", ".join(parts[:-1]) + f", and {parts[-1]}; "
-            f"{_n(c['out'])} went on to this stage.")
+            + release_clause(stats, c["out"]))
     released = stats.get("table1", {}).get("overall", {}).get("queries", 0)
     counted = released_answered(stats)
     if counted is None:
@@ -75,6 +75,19 @@ def filter_sentence(stats: dict) -> str:
     return text + (f" Of the {_n(released)} released queries, {_n(total)} were answered by "
                    "the adversary (" + ", ".join(f"{s} {_n(per[s])}" for s in SPLITS)
                    + "; `adversary_correct` of their rows in `filtered/scored/`).")
+
+
+def release_clause(stats: dict, left: int) -> str:
+    """What went on to finalize: the adversary's `left`, or, after the release rules
+    (the filter's `release` step), what they dropped by reason and what they kept."""
+    account = ((stats.get("funnel") or {}).get("stages") or {}).get("release")
+    if not account:
+        return f"{_n(left)} went on to this stage."
+    reasons = account.get("reasons") or {}
+    why = ", ".join(f"{_n(n)} `{r}`" for r, n in sorted(reasons.items(), key=lambda x: (-x[1], x[0])))
+    return (f"{_n(left)} were left by it; the release rules then dropped "
+            f"{_n(account.get('rejected', 0))}" + (f" ({why})" if why else "")
+            + f", and {_n(account.get('out', 0))} went on to this stage.")
 
 
 def card_lines(stats: dict) -> list:

@@ -70,6 +70,7 @@ def graph(p, config: FinalizeConfig, source=None, scored=True):
     from transforms.finalize.fates import ArticleFates
     from transforms.finalize.grouping import GroupArticles
     from transforms.finalize.hardness import Hardness, read_scored
+    from transforms.finalize.item_quality import item_flag_counts
     from transforms.finalize.report import WriteReport
     from transforms.finalize.shards import WriteSortedShards, WriteSplitShards
     from transforms.finalize.verdicts import ApplyHumanValidation, verdict_source
@@ -121,7 +122,7 @@ def graph(p, config: FinalizeConfig, source=None, scored=True):
             | "Hardness" >> Hardness(s.hardness))
     counts = ((deduped[COUNTS], validated[COUNTS], groups[COUNTS], placed[COUNTS],
                shards[COUNTS], passages[COUNTS], exported[COUNTS], fates[COUNTS]) + clusters[1:]
-              | "AllCounts" >> beam.Flatten())
+              + (item_flag_counts(released),) | "AllCounts" >> beam.Flatten())
     return ((counts, figures, shards["main"], exported["main"], hard)
             | "WriteReport" >> WriteReport(out, paths.run_folder(), paths.filtered,
                                            meta(config)))
@@ -179,6 +180,7 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     place; returns the stats.json it wrote."""
     from transforms.core.progress import Display
     from transforms.finalize import files
+    from transforms.finalize.item_quality import record_labels
     from transforms.finalize.report import empty_split_warning, problems
     from transforms.finalize.split_warnings import split_warnings
     paths, s = config.paths, config.settings
@@ -201,6 +203,7 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
                           f"output is left in {tmp})")
     from transforms.finalize.human_performance import add_to_release
     stats = add_to_release(tmp, paths.validated, paths.filtered, stats)
+    stats = record_labels(tmp, paths.run_folder(), stats)    # a reading audit's labels
     write_browsing_aids(config, tmp, stats)
     manifest.write(tmp)
     files.publish(tmp, paths.output)

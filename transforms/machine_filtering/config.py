@@ -9,6 +9,7 @@ from models import READERS
 from models.configs import LexicalConfig, TransformerConfig
 from models.features import LexicalFeatureConfig
 from transforms.core.config import setting
+from transforms.machine_filtering.release_rules import ReleaseConfig
 
 DEVICES = ("auto", "cpu", "cuda", "gpu")
 BALANCE_MODES = ("most_frequent", "none")
@@ -116,9 +117,10 @@ class FilterSettings:
         0.55, "drop sampler: highest kept most-frequent-entity share")
     balance_salt: str = setting("balance", "drop sampler: salt of the query-id hash that "
                                            "picks the answered queries kept back")
+    release: ReleaseConfig = field(default_factory=ReleaseConfig)
 
     def problems(self) -> list:
-        out = balance_problems(self)
+        out = balance_problems(self) + self.release.problems()
         if self.max_batch_size < 1:
             out.append(f"max_batch_size must be at least 1, got {self.max_batch_size}")
         if not 0.0 <= self.max_error_share <= 1.0:

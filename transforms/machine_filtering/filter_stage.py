@@ -2,9 +2,10 @@
 queries it answers are dropped (paper section 3.3).
 
 Writes DIR/filtered/{scored,kept,errors,rejected}/ and stats/adversarial_filter.json; the
-funnel has one step, `adversary` (in: candidates, out: kept; rejected: answered by the
-adversary, or failed to score), with `max_group` (the largest RunInference batch) and
-`max_rows_in_memory`.
+funnel has two steps: `adversary` (in: candidates, out: the queries it leaves; rejected:
+answered by the adversary, or failed to score), with `max_group` (the largest
+RunInference batch) and `max_rows_in_memory`; then `release` (in: the adversary's out,
+out: kept; rejected: the release rules of `release_rules.py`, by reason).
 
 Failure policy (nothing is dropped silently): every fold model is loaded before the
 pipeline starts, and one that does not load fails the stage with one line, before
@@ -25,7 +26,7 @@ log = logging.getLogger("adversarial_filter")
 NAME = "adversarial_filter"
 OUTPUTS = ("scored", "kept", "errors", "rejected", "stats")
 STATS_FILE = "stats/adversarial_filter.json"
-STEPS = (Step("adversary", "query"),)
+STEPS = (Step("adversary", "query"), Step("release", "query"))
 
 
 def handler_device(device: str, hints: dict) -> str:
@@ -43,6 +44,7 @@ def graph(p, config: FilterConfig, metas: list, device: str, hints=None, check_f
     from transforms.core.schema import REJECTED_SCHEMA, ROW_GROUP, SCORED_SCHEMA
     from transforms.machine_filtering.balance import BalancePlan
     from transforms.machine_filtering.decide import Decide, meta
+    from transforms.machine_filtering.release import release_step
     from transforms.machine_filtering.scoring import (ERROR_SCHEMA, ScoreWithAdversary,
                                                       assign_fold)
     paths, k = config.paths, len(metas)
@@ -56,6 +58,7 @@ def graph(p, config: FilterConfig, metas: list, device: str, hints=None, check_f
     untrained = untrained_folds(metas)
     decided = accounted(scored, "Decide", Decide(config.settings.balance_salt, untrained),
                         beam.pvalue.AsSingleton(plan))
+    released = release_step(decided.main, config.settings.release)
 
     def write(pcoll, name, schema):
         pcoll | f"Write{name.capitalize()}" >> beam.io.WriteToParquet(
@@ -63,28 +66,39 @@ def graph(p, config: FilterConfig, metas: list, device: str, hints=None, check_f
             **ROW_GROUP)
 
     write(scored, "scored", SCORED_SCHEMA)
-    write(decided.main, "kept", SCORED_SCHEMA)
+    write(released.main, "kept", SCORED_SCHEMA)
     write(errors, "errors", ERROR_SCHEMA)
-    write(decided[REJECTED], "rejected", REJECTED_SCHEMA)
-    (decided[COUNTS], batch_counts) | "AllCounts" >> beam.Flatten() | "Funnel" >> WriteFunnel(
+    write((decided[REJECTED], released[REJECTED]) | "AllRejected" >> beam.Flatten(),
+          "rejected", REJECTED_SCHEMA)
+    ((decided[COUNTS], released[COUNTS], batch_counts) | "AllCounts" >> beam.Flatten()
+     | "Funnel" >> WriteFunnel(
         io_utils.join(paths.output, STATS_FILE), STEPS, meta(metas, paths), summarise,
-        first_in=first_in)
+        first_in=first_in))
     return scored, errors
 
 
 def summarise(accounts) -> dict:
+    """`kept`: the queries in kept/ (the release step's out); `adversary_kept`: those the
+    adversary left; `release`: what the release rules dropped, by reason."""
     a = accounts["adversary"]
+    r = accounts.get("release") or {"out": a["out"], "rejected": 0, "reasons": {}}
     balance = a["reasons"].get("dropped_for_balance", 0)
     dropped = a["reasons"].get("answered_by_adversary", 0) + balance
     errors = a["reasons"].get("scoring_error", 0)
     scored = a["out"] + dropped
-    return {"in": a["in"], "scored": scored, "kept": a["out"], "dropped": dropped,
-            "errors": errors, "drop_share": dropped / scored if scored else None,
+    return {"in": a["in"], "scored": scored, "dropped": dropped,
+            "release_rejected": r["rejected"], "kept": r["out"], "errors": errors,
+            "drop_share": dropped / scored if scored else None, "adversary_kept": a["out"],
+            "release": {"rejected": r["rejected"], "reasons": r["reasons"]},
             "readmitted": sum(v for k, v in a.items() if k.startswith("readmitted.")),
             "dropped_for_balance": balance,
             "most_frequent_share": shares(a),
             "max_rows_in_memory": a.get("max_rows_in_memory", 0),
             "max_group": {"batch": a.get("max_group", 0)}}
+
+
+def release_reasons(summary: dict) -> str:
+    return ", ".join(f"{k} {v}" for k, v in summary["release"]["reasons"].items()) or "none"
 
 
 def shares(account: dict) -> dict:
@@ -150,16 +164,17 @@ def run(config: FilterConfig, runtime: Runtime = Runtime()) -> dict:
     log.info("adversarial_filter: %d-fold %s adversary on %s (%s) -> %s", len(metas),
              metas[0]["model"], paths.candidates, device, paths.output)
     display = Display(NAME, ("adversary", "queries", upstream["rows"]),
-                      {"adversary": "kept"})
+                      {"adversary": "left by the adversary", "release": "kept"})
     seconds = run_pipeline(NAME, lambda p: graph(p, config, metas, device, hints,
                                                  first_in=upstream["rows"]),
                            runtime, display=display)
     stats = io_utils.read_json(io_utils.join(paths.output, STATS_FILE))
     t = stats["summary"]
-    log.info("adversarial_filter: done in %.1f s; %d in, %d scored, %d kept, %d dropped "
-             "(%.1f%%), %d errors; batches of at most %d queries", seconds, t["in"],
-             t["scored"], t["kept"], t["dropped"], 100 * (t["drop_share"] or 0), t["errors"],
-             t["max_group"]["batch"])
+    log.info("adversarial_filter: done in %.1f s; %d in, %d scored, %d dropped by the "
+             "adversary (%.1f%%), %d errors; release rules dropped %d of %d (%s); %d kept; "
+             "batches of at most %d queries", seconds, t["in"], t["scored"], t["dropped"],
+             100 * (t["drop_share"] or 0), t["errors"], t["release"]["rejected"],
+             t["adversary_kept"], release_reasons(t), t["kept"], t["max_group"]["batch"])
     if stats["gaps"]:
         raise StageFailed("adversarial_filter: " + "; ".join(stats["gaps"]))
     share = t["errors"] / t["in"] if t["in"] else 0.0
