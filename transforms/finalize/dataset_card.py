@@ -2,7 +2,7 @@
 import io
 import json
 
-from transforms.finalize import hub
+from transforms.finalize import fingerprint, hub
 from transforms.finalize.hardness_card import hardness_lines
 
 
@@ -119,6 +119,7 @@ def render_card(stats: dict, shard_files: dict) -> str:
         lines += ["", f"Articles: {_fmt(fates.get('rows', 0))} input articles or records, "
                   f"{_fmt(fates.get('released_articles', 0))} with released queries; "
                   "`articles/*.parquet` says where each other one stopped."]
+    lines += [""] + fingerprint.card_lines()
     lines += ["", "## Files", "",
               "- Parquet shards, one row per query (`entities`/`answers` `end` exclusive): "
               + ", ".join(f"`{f}`" for split in ("train", "dev", "test") for f in shard_files.get(split, [])),

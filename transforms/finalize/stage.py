@@ -164,7 +164,7 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     """Check the inputs, build the dataset under `<output>.tmp`, check it, move it into
     place; returns the stats.json it wrote."""
     from transforms.core.progress import Display
-    from transforms.finalize import files
+    from transforms.finalize import files, fingerprint
     from transforms.finalize.report import empty_split_warning, problems
     paths, s = config.paths, config.settings
     kept, source = check_inputs(config)
@@ -183,8 +183,11 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
         raise StageFailed("finalize: " + "; ".join(found) + f" (nothing published; the "
                           f"output is left in {tmp})")
     write_browsing_aids(config, tmp, stats)
-    manifest.write(tmp)
+    release, described = fingerprint.stamp(tmp)
+    manifest.write(tmp, described)
     files.publish(tmp, paths.output)
+    log.info("finalize: release fingerprint sha256:%s (on the card; `validate --expect`)",
+             release)
     table = stats["table1"]
     log.info("finalize: done in %.1f s; released %s queries (train %d, dev %d, test %d), "
              "%d passages; rejected %s", seconds, table["overall"]["queries"],
