@@ -141,3 +141,72 @@ def test_explorer_shows_a_released_query_and_a_dropped_querys_reason(release):
         page.screenshot(path=str(release.parent / "explorer.png"))
         browser.close()
     assert not errors and not outside
+
+
+EMOJI = ("\U0001F600", "\U0001F30D", "\U0001F680", "\U0001D400")   # astral: 2 UTF-16 units
+
+
+def with_emoji(row: dict, n: int) -> dict:
+    """`row` with an astral character after every ". " of its passage (and one first), its
+    spans moved to match: real text reshaped, as a passage with emoji arrives."""
+    text, moved, out = row["passage"], [], []
+    for i, ch in enumerate(text):
+        if i == 0 or text[i - 2:i] == ". ":
+            out.append(EMOJI[(n + len(out)) % len(EMOJI)])
+        moved.append(len(out))
+        out.append(ch)
+    moved.append(len(out))
+    new = "".join(out)
+
+    def shift(spans):
+        return [dict(s, start=moved[s["start"]], end=moved[s["end"] - 1] + 1) for s in spans]
+    return dict(row, passage=new, entities=shift(row["entities"]), answers=shift(row["answers"]))
+
+
+@pytest.mark.fast
+def test_explorer_offsets_count_utf16_units():
+    from transforms.finalize.explorer import utf16_offsets
+    text = "a\U0001F600b\U0001F30Dc"
+    at = utf16_offsets(text)
+    assert [at(i) for i in range(len(text) + 1)] == [0, 1, 3, 4, 6, 7]
+    assert utf16_offsets("plain")(4) == 4
+    js = text.encode("utf-16-le")
+    assert js[2 * at(2):2 * at(3)].decode("utf-16-le") == text[2:3] == "b"
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} not found: apt-get install chromium")
+def test_explorer_marks_the_answers_after_emoji_in_chromium(record_format_dir, tmp_path):
+    """Issue 28: with an emoji per passage every shown query marked the wrong text."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    from tests.test_finalize import real_rows
+    from transforms.core.schema import DATASET_SCHEMA
+    from transforms.finalize.explorer import write_explorer
+    rows = [dict(with_emoji(r, n), split="dev") for n, r in enumerate(real_rows(record_format_dir))]
+    for r in rows:                                    # the reshaped rows still hold the contract
+        assert all(r["passage"][s["start"]:s["end"]] == s["text"] for s in r["entities"] + r["answers"])
+    assert sum(ord(c) > 0xFFFF for r in rows for c in r["passage"]) > 3 * len(rows)
+    dataset = tmp_path / "dataset"
+    dataset.mkdir()
+    pq.write_table(pa.Table.from_pylist(rows, schema=DATASET_SCHEMA),
+                   dataset / "dev-00000-of-00001.parquet")
+    write_explorer(str(dataset), str(tmp_path), str(tmp_path / "filtered"), 300, 5)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        errors = []
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        page.goto((dataset / "explorer" / "index.html").as_uri())
+        wrong = []
+        for row in rows:
+            page.locator(f".query-item[data-id='{row['id']}']").click()
+            answers = [a["text"] for a in row["answers"]]
+            marked = page.locator("mark.answer").all_inner_texts()
+            entities = page.locator("mark.entity").all_inner_texts()
+            shown = page.locator("#answers").inner_text()
+            if (not marked or not set(marked) <= set(answers)
+                    or not set(entities) <= {e["text"] for e in row["entities"]}
+                    or shown != " / ".join(dict.fromkeys(answers))):
+                wrong.append((row["id"], marked, shown, answers))
+        browser.close()
+    assert not errors
+    assert wrong == [], f"{len(wrong)} of {len(rows)} queries mark the wrong text: {wrong[:2]}"
