@@ -13,7 +13,8 @@ import logging
 
 from transforms.core import io_utils, manifest
 from transforms.core.preflight import InputError
-from transforms.core.stage import Runtime, StageFailed, run_pipeline
+from transforms.core.outputs import check_owned
+from transforms.core.stage import Runtime, StageFailed, on_exit, run_pipeline
 from transforms.finalize.config import FinalizeConfig
 
 NAME = "finalize"
@@ -168,24 +169,34 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     from transforms.finalize.report import empty_split_warning, problems
     paths, s = config.paths, config.settings
     kept, source = check_inputs(config)
+    check_owned({paths.output: paths.output})   # a release it replaces holds only its files
     tmp = tmp_dir(paths.output)
     files.remove(tmp)
     log.info("finalize: %d kept queries from %s -> %s", kept["rows"], paths.filtered,
              paths.output)
     display = Display(NAME, ("dedupe", "queries", kept["rows"]), {"split": "released"})
     scored = bool(io_utils.glob(io_utils.join(paths.filtered, "scored", "*.parquet")))
-    seconds = run_pipeline(NAME, lambda p: graph(p, config, source, scored), runtime,
-                           display=display)
+    # a half-written tmp is removed however the command ends (a full disk wants its space)
+    forget = on_exit(lambda: files.remove_quietly(tmp))
+    try:
+        seconds = run_pipeline(NAME, lambda p: graph(p, config, source, scored), runtime,
+                               display=display)
+    except BaseException:
+        files.remove_quietly(tmp)
+        forget()
+        raise
     files.remove(io_utils.join(tmp, SCRATCH))
     stats = io_utils.read_json(io_utils.join(tmp, "stats.json"))
     found = problems(stats, kept["rows"], s.partial_validation, s.group_rounds)
     if found:
+        forget()
         raise StageFailed("finalize: " + "; ".join(found) + f" (nothing published; the "
                           f"output is left in {tmp})")
     write_browsing_aids(config, tmp, stats)
     release, described = fingerprint.stamp(tmp)
     manifest.write(tmp, described)
     files.publish(tmp, paths.output)
+    forget()
     log.info("finalize: release fingerprint sha256:%s (on the card; `validate --expect`)",
              release)
     table = stats["table1"]
