@@ -210,3 +210,73 @@ def test_explorer_marks_the_answers_after_emoji_in_chromium(record_format_dir, t
         browser.close()
     assert not errors
     assert wrong == [], f"{len(wrong)} of {len(rows)} queries mark the wrong text: {wrong[:2]}"
+
+
+# --- issue 28: the lm-eval task reads only the release it came with ---------------------------
+
+def _utils(folder: pathlib.Path):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"release_utils_{abs(hash(folder))}",
+                                                  folder / "utils.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _refusal(folder: pathlib.Path) -> str:
+    with pytest.raises(SystemExit) as stopped:
+        _utils(folder).load_release()
+    return str(stopped.value)
+
+
+def test_lm_eval_refuses_foreign_extra_or_moved_shards_with_one_line(release, tmp_path):
+    import shutil
+    copy = shutil.copytree(release, tmp_path / "copy")
+    (dev,) = copy.glob("dev-*.parquet")
+    shutil.copy(dev, copy / "dev-00001-of-00001.parquet")          # an extra shard dropped in
+    assert _refusal(copy / "lm_eval") == (f"error: {copy / 'dev-00001-of-00001.parquet'} is "
+                                          "not a shard of this release (extra or foreign file)")
+    (copy / "dev-00001-of-00001.parquet").unlink()
+    moved = shutil.move(str(copy / "lm_eval"), str(tmp_path / "elsewhere"))
+    assert _refusal(pathlib.Path(moved)).startswith(
+        f"error: no readable _MANIFEST.json beside this lm_eval folder ({tmp_path})")
+    # the folder copied beside another release (one with other shards)
+    other = shutil.copytree(release, tmp_path / "other")
+    shutil.copytree(moved, other / "lm_eval_a")
+    assert "lm_eval_a/" in _refusal(other / "lm_eval_a")
+    shutil.rmtree(other / "lm_eval")
+    shutil.copytree(moved, other / "lm_eval")     # same bytes: this release's own task
+    assert sorted(_utils(other / "lm_eval").load_release()) == ["test", "train", "validation"]
+    tamper = sorted(other.glob("train-*.parquet"))[0]
+    from tests.test_release import tamper_one_query
+    tamper_one_query(tamper)
+    assert _refusal(other / "lm_eval") == (f"error: {tamper} differs from the shard released "
+                                           "with this task (sha256)")
+    assert _refusal(REPO_TEMPLATES).startswith("error: ")          # the template itself
+
+
+REPO_TEMPLATES = pathlib.Path(__file__).resolve().parents[1] / "beam_pipelines" / "templates" / "lm_eval"
+
+
+def test_lm_eval_through_the_harness_refuses_an_extra_shard(release, tmp_path):
+    pytest.importorskip("lm_eval", reason="lm-eval is not installed")
+    import shutil
+    from lm_eval.tasks import TaskManager
+    copy = shutil.copytree(release, tmp_path / "copy")
+    (dev,) = copy.glob("dev-*.parquet")
+    shutil.copy(dev, copy / "dev-00009-of-00010.parquet")
+    manager = TaskManager(include_path=str(copy / "lm_eval"))
+    with pytest.raises(SystemExit, match="is not a shard of this release"):
+        manager.load("record_test_release")
+
+
+def test_lm_eval_rows_without_answers_are_left_out_not_an_index_error(release):
+    import datasets
+    utils = _utils(release / "lm_eval")
+    rows = pq.read_table(sorted(release.glob("dev-*.parquet"))).to_pylist()[:3]
+    rows[1]["answers"] = []
+    docs = utils.process_docs(datasets.Dataset.from_list(rows))
+    assert len(docs) == 2 and all(d["answers"] for d in docs)
+    empty = dict(docs[0], answers=[])
+    assert utils.doc_to_target(empty).startswith("  - ")
+    assert utils.process_results(empty, [(0.0, False)]) == {"f1": 0.0, "em": 0.0}
