@@ -3,7 +3,6 @@ or not at all, the user's files are never deleted, and a full disk or a permissi
 one line. Real files: a small tmpfs mounted for the full disk (root only; skipped
 elsewhere), `chattr +i` for an undeletable file (root on ext4/tmpfs; skipped elsewhere)."""
 import contextlib
-import json
 import logging
 import os
 import shutil
@@ -12,7 +11,7 @@ import sys
 
 import pytest
 
-from beam_pipelines import common, validate
+from beam_pipelines import validate
 from beam_pipelines.common import InputError, os_error_line
 from tests.conftest import REPO
 from tests.test_finalize import fixture_rows, run_finalize, write_filtered

@@ -17,12 +17,11 @@ import pyarrow.parquet as pq
 
 from transforms.core import io_utils, manifest
 from transforms.core.schema import DATASET_SCHEMA
-from transforms.finalize import export_check, fingerprint, invariants
+from transforms.finalize import aids_check, export_check, fingerprint, invariants
 from transforms.finalize.splits import SPLITS, SplitConfig
 
 REQUIRED_FILES = ("stats.json", "README.md", "passage_length.png", "query_length.png",
                   "entities_per_passage.png")
-_DATA_JS = re.compile(r"\Awindow\.EXPLORER_DATA = (.*);\n\Z", re.S)
 
 
 def _guarded(what: str, gen):
@@ -81,8 +80,8 @@ def check_release(root: str, expect: str = None, facts: dict = None):
     yield from _guarded(manifest.NAME, check_manifest(root, got))
     if got is not None:
         yield from _guarded("release fingerprint", check_fingerprint(root, got, expect, facts))
-        yield from _guarded("lm_eval/", check_lm_eval(root, stats, got))
-    yield from _guarded("explorer/", check_explorer(root))
+        yield from _guarded("lm_eval/", aids_check.check_lm_eval(root, stats, got))
+    yield from _guarded("explorer/", aids_check.check_explorer(root))
 
 
 # --- files, manifest, fingerprint ----------------------------------------------------------
@@ -303,57 +302,3 @@ def _check_superglue(root, split, index):
     if n_lines != len(index.queries[split]):
         yield f"{name}: {n_lines} queries, the Parquet shards {len(index.queries[split])}"
     yield from export_check.check_superglue(index, split, lines)
-
-
-# --- the browsing aids ---------------------------------------------------------------------
-
-def _folder_files(got: dict, folder: str) -> set:
-    return {n for n in got["files"] if n.startswith(folder + "/")}
-
-
-def check_lm_eval(root: str, stats: dict, got: dict):
-    """lm_eval/ holds exactly the two files finalize writes for this release, byte for byte
-    (a utils.py given one more line is named even when its manifest entry was rewritten)."""
-    from transforms.finalize import lm_eval_export
-    settings = (stats.get("config") or {}).get("settings") or {}
-    task = settings.get("lm_eval_task")
-    table = stats.get("table1") or {}
-    if not task:
-        return
-    rows = {s: (table.get(s) or {}).get("queries") for s in SPLITS}
-    shards = {n: e.get("sha256") for n, e in got["files"].items()
-              if lm_eval_export.SHARD_PATTERN.match(n)}
-    expected = lm_eval_export.expected_files(task, rows, shards)
-    for name in sorted(_folder_files(got, lm_eval_export.FOLDER) - set(expected)):
-        yield f"{name}: not a file finalize writes (lm_eval/ holds {sorted(expected)})"
-    for name, text in sorted(expected.items()):
-        path = io_utils.join(root, name)
-        if not _exists(path):
-            yield f"{name} is missing"
-        elif _read_bytes(path) != text.encode("utf-8"):
-            yield f"{name}: differs from the file finalize writes for this release"
-
-
-def check_explorer(root: str):
-    """explorer/ holds the page finalize writes and a data.js that is one JSON value."""
-    from transforms.finalize import explorer
-    folder = io_utils.join(root, explorer.FOLDER)
-    if not _exists(folder):
-        return
-    fs, path = fsspec.core.url_to_fs(folder)
-    names = sorted(p.rsplit("/", 1)[-1] for p in fs.find(path))
-    for name in names:
-        if name not in ("index.html", "data.js"):
-            yield f"explorer/{name}: not a file finalize writes"
-    page = io_utils.join(folder, "index.html")
-    if _exists(page) and _read_bytes(page) != explorer.page().encode("utf-8"):
-        yield "explorer/index.html: differs from the page finalize writes"
-    data = io_utils.join(folder, "data.js")
-    if _exists(data):
-        found = _DATA_JS.match(_read_bytes(data).decode("utf-8", errors="replace"))
-        try:
-            json.loads(found.group(1)) if found else None
-        except ValueError:
-            found = None
-        if not found:
-            yield "explorer/data.js: not `window.EXPLORER_DATA = <JSON>;` (the page runs it)"

@@ -59,7 +59,7 @@ def _same(field: str, claimed: str, value) -> bool:
             return json.loads(claimed) == json.loads(value)
         except (TypeError, ValueError):
             return False
-    return claimed in (value, escape_cell(value, html="_html" in field))
+    return claimed in (value, escape_cell(value, html="_html" in field), "'" + value)
 
 
 def task_problem(get, sfx: str, qid: str, records: dict) -> Optional[tuple]:
