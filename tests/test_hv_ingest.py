@@ -297,9 +297,9 @@ def test_mturk_rows_whose_hits_differ_are_rejected_by_name(exported, tmp_path):
     _forged_csv(tmp_path / "r.csv", records)
     done = _cli("ingest", "--results", str(tmp_path / "r.csv"), "--output", str(tmp_path / "x"))
     assert done.returncode == 1 and done.stderr.strip().splitlines() == [
-        "error: an MTurk results CSV needs --hits DIR/hits (the export it was made from): its "
-        "rows are checked against those HITs and scored with their reference answers, never "
-        "the CSV's own copy"]
+        "error: an MTurk results CSV needs --hits DIR/hits (the export it was made from; "
+        "`build --results` reads DIR/hits): its rows are checked against those HITs and scored "
+        "with their reference answers, never the CSV's own copy"]
     summary = hv.run(["ingest", "--results", str(tmp_path / "r.csv"), "--hits", str(hits_dir),
                       "--output", str(tmp_path / "v")])
     assert summary["valid_for"]["dev_test"] == 0 and summary["submissions"] == 0

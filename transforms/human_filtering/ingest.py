@@ -109,8 +109,9 @@ def _read_mturk(results: str, hits_dir: str | None, rejected: list | None) -> tu
     if not hits_dir:
         mturk.read_results(results)
         raise UserError("an MTurk results CSV needs --hits DIR/hits (the export it was made "
-                        "from): its rows are checked against those HITs and scored with "
-                        "their reference answers, never the CSV's own copy")
+                        "from; `build --results` reads DIR/hits): its rows are checked against "
+                        "those HITs and scored with their reference answers, never the CSV's "
+                        "own copy")
     return mturk.read_results(results, hit_records(hits_dir), rejected)
 
 
