@@ -402,3 +402,23 @@ def test_hits_csv_cells_never_start_a_formula_and_read_back_unchanged(record_for
     summary = hv.run(["ingest", "--results", str(tmp_path / "r.csv"), "--hits",
                       str(tmp_path / "hits"), "--output", str(tmp_path / "v")])
     assert summary["rejected_results"] == {} and summary["valid_for"]["train"] == len(raw)
+
+
+def test_build_ingests_a_csv_against_the_runs_own_hits(exported, tmp_path):
+    """`build --results results.csv` checks the CSV against DIR/hits, where export puts them."""
+    import shutil
+    from transforms.human_filtering.fields import UserError
+    from transforms.stages import BuildConfig, BuildPaths, _run_ingest
+    hits_dir, rows, hits = exported
+    h = next(h for h in hits if h["gold"] == "0")
+    wrong = _click(h, rows[h["query_id"]], False)
+    forged = json.dumps([{k: wrong[k] for k in ("start", "end", "text")}])
+    _forged_csv(tmp_path / "r.csv", [(w, h, wrong, {"reference_answers": forged})
+                                     for w in ("w1", "w2")])
+    config = BuildConfig(BuildPaths((), str(tmp_path / "run"), str(tmp_path / "r.csv")))
+    with pytest.raises(UserError, match="needs --hits"):
+        _run_ingest(config, str(tmp_path / "staging"), None, {})
+    shutil.copytree(hits_dir, tmp_path / "run" / "hits")
+    summary = _run_ingest(config, str(tmp_path / "staging"), None, {})
+    assert summary["rejected_results"] == {"differs_from_hit": 2}
+    assert summary["valid_for"]["dev_test"] == 0
