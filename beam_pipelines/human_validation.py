@@ -107,7 +107,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--results", required=True,
                    help="MTurk results CSV, annotations.sqlite, or a Label Studio JSON export")
     p.add_argument("--output", required=True, help="DIR/validated")
-    p.add_argument("--hits", default=None, help="DIR/hits (needed for a Label Studio export)")
+    p.add_argument("--hits", default=None,
+                   help="DIR/hits the results answer (needed for an MTurk CSV or a Label "
+                        "Studio export: rows are checked against these HITs)")
     C.add_flags(p, QUALITY, "worker quality (the paper's numbers are the defaults)")
     _dashed(p, QUALITY)
 

@@ -140,9 +140,12 @@ def _run_filter(config, out, runtime, extra):
 
 
 def _run_ingest(config, out, runtime, extra):
+    from transforms.core.io_utils import glob
     from transforms.human_filtering.ingest import ingest
+    hits = join(config.paths.output, "hits")      # where `export` puts the HITs of a run
     return ingest(config.paths.results, join(out, "validated"),
-                  config.settings.human_validation)
+                  config.settings.human_validation,
+                  hits if glob(join(hits, "manifest.json")) else None)
 
 
 def _run_finalize(config, out, runtime, extra):

@@ -2,7 +2,7 @@
 import io
 import json
 
-from transforms.finalize import filter_card, hub, split_warnings
+from transforms.finalize import filter_card, fingerprint, hub, split_warnings
 from transforms.finalize.hardness_card import hardness_lines
 from transforms.finalize.near_dup_card import near_dup_lines
 from transforms.finalize.human_card import human_lines
@@ -133,7 +133,7 @@ def funnel_lines(stats: dict, shard_files: dict) -> list:
         lines += ["", f"Articles: {_fmt(fates.get('rows', 0))} input articles or records, "
                   f"{_fmt(fates.get('released_articles', 0))} with released queries; "
                   "`articles/*.parquet` says where each other one stopped."]
-    return lines + [""]
+    return lines + [""] + fingerprint.card_lines() + [""]
 
 
 def files_lines(stats: dict, shard_files: dict) -> list:

@@ -12,7 +12,10 @@ whatever the corpus size:
 - human performance per split, and the validation answers of each shown query (workers
   named by the order they answered; human_performance.explorer_part).
 Files are read in record batches with a bounded heap per group (memory: the sample).
+Spans are written once as JavaScript string indices (UTF-16 code units, `utf16_offsets`),
+not the contract's code-point offsets, so the page marks the right text after an emoji.
 """
+import bisect
 import heapq
 import json
 from importlib import resources
@@ -70,15 +73,26 @@ class _Neg:
         return other.key < self.key
 
 
+def utf16_offsets(text: str):
+    """code-point offset -> JavaScript string index (UTF-16 code units) in `text`: every
+    character outside the Basic Multilingual Plane (an emoji) is two units there."""
+    astral = [i for i, ch in enumerate(text) if ord(ch) > 0xFFFF]
+    if not astral:
+        return lambda i: i
+    return lambda i: i + bisect.bisect_left(astral, i)
+
+
 def _query_item(row: dict) -> dict:
+    at = utf16_offsets(row["passage"])
     return {"id": row["id"], "passage_id": row["passage_id"], "source": row["source"],
             "origin": row["origin"], "url": row.get("url"), "query": row["query"],
-            "answers": [[a["start"], a["end"]] for a in row["answers"]]}
+            "answers": [[at(a["start"]), at(a["end"])] for a in row["answers"]]}
 
 
 def _passage_item(row: dict) -> dict:
+    at = utf16_offsets(row["passage"])
     return {"text": row["passage"],
-            "entities": [[e["start"], e["end"], e.get("label")] for e in row["entities"]]}
+            "entities": [[at(e["start"]), at(e["end"]), e.get("label")] for e in row["entities"]]}
 
 
 def released(dataset_dir: str, per_split: int) -> tuple:
@@ -142,7 +156,7 @@ def explorer_data(dataset_dir: str, run_dir: str, filtered: str, per_split: int,
     from transforms.finalize.human_performance import explorer_part
     shown = [q["id"] for qs in queries.values() for q in qs]
     return {"totals": totals, "queries": queries, "drops": drops, "answered": answered,
-            "passages": dict(sorted(passages.items())),
+            "passages": dict(sorted(passages.items())), "offsets": "utf-16",
             "human": explorer_part(dataset_dir, validated, shown),
             "limits": {"queries_per_split": per_split, "rows_per_reason": per_reason}}
 

@@ -78,6 +78,7 @@ def prepare(dataset: str, max_violations: int = 5, allow_unknown_license: bool =
     raises InputError with one line naming the first problem."""
     from beam_pipelines import validate
     from transforms.finalize import hub
+    from transforms.finalize.fingerprint import on_card
     if not os.path.isdir(dataset):
         raise InputError(f"{dataset}: not a folder (pass the released DIR/dataset)")
     files = listing(dataset)
@@ -104,7 +105,7 @@ def prepare(dataset: str, max_violations: int = 5, allow_unknown_license: bool =
     if problems:
         raise InputError(f"{dataset}: " + "; ".join(problems))
     size = sum(os.path.getsize(os.path.join(dataset, f)) for f in files)
-    return {"files": files, "bytes": size, "card": meta}
+    return {"files": files, "bytes": size, "card": meta, "fingerprint": on_card(dataset)}
 
 
 def hub_upload(folder: str, repo_id: str, token: str, private: bool, files: list,
@@ -222,6 +223,7 @@ def publish(dataset: str, repo_id: str, token=None, private: bool = False,
         raise InputError("HF_HUB_OFFLINE is set: unset it to upload (or --dry_run)")
     name = posixpath.basename(dataset) or dataset
     upload_bounded(dataset, repo_id, token, private, plan["files"],
-                   f"Upload {name}: {plan['card'].get('pretty_name')}", timeout)
+                   f"Upload {name}: {plan['card'].get('pretty_name')} (release fingerprint "
+                   f"{plan['fingerprint']})", timeout)
     log.info("publish: uploaded to https://huggingface.co/datasets/%s", repo_id)
     return dict(plan, uploaded=True)

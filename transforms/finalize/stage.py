@@ -13,7 +13,8 @@ import logging
 
 from transforms.core import io_utils, manifest
 from transforms.core.preflight import InputError
-from transforms.core.stage import Runtime, StageFailed, run_pipeline
+from transforms.core.outputs import check_owned
+from transforms.core.stage import Runtime, StageFailed, on_exit, run_pipeline
 from transforms.finalize.config import FinalizeConfig
 
 NAME = "finalize"
@@ -179,12 +180,13 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     """Check the inputs, build the dataset under `<output>.tmp`, check it, move it into
     place; returns the stats.json it wrote."""
     from transforms.core.progress import Display
-    from transforms.finalize import files
+    from transforms.finalize import files, fingerprint
     from transforms.finalize.item_quality import record_labels
     from transforms.finalize.report import empty_split_warning, problems
     from transforms.finalize.split_warnings import split_warnings
     paths, s = config.paths, config.settings
     kept, source = check_inputs(config)
+    check_owned({paths.output: paths.output})   # a release it replaces holds only its files
     tmp, private = tmp_dir(paths.output), private_tmp(config)
     files.remove(tmp)
     if private:
@@ -193,27 +195,31 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
              paths.output)
     display = Display(NAME, ("dedupe", "queries", kept["rows"]), {"split": "released"})
     scored = bool(io_utils.glob(io_utils.join(paths.filtered, "scored", "*.parquet")))
-    seconds = run_pipeline(NAME, lambda p: graph(p, config, source, scored), runtime,
-                           display=display)
+    # a half-written tmp is removed however the command ends (a full disk wants its space)
+    forget = on_exit(lambda: files.remove_quietly(tmp))
+    try:
+        seconds = run_pipeline(NAME, lambda p: graph(p, config, source, scored), runtime,
+                               display=display)
+    except BaseException:
+        files.remove_quietly(tmp)
+        forget()
+        raise
     files.remove(io_utils.join(tmp, SCRATCH))
     stats = io_utils.read_json(io_utils.join(tmp, "stats.json"))
     found = problems(stats, kept["rows"], s.partial_validation, s.group_rounds)
     if found:
+        forget()
         raise StageFailed("finalize: " + "; ".join(found) + f" (nothing published; the "
                           f"output is left in {tmp})")
     from transforms.finalize.human_performance import add_to_release
     stats = add_to_release(tmp, paths.validated, paths.filtered, stats)
     stats = record_labels(tmp, paths.run_folder(), stats)    # a reading audit's labels
     write_browsing_aids(config, tmp, stats)
-    manifest.write(tmp)
+    release, described = fingerprint.stamp(tmp)
+    manifest.write(tmp, described)
     files.publish(tmp, paths.output)
-    if private:
-        from transforms.finalize.hidden_test import private_folder
-        manifest.write(private)
-        files.publish(private, private_folder(paths.output))
-        log.info("finalize: hidden test: the test answers are in %s (not part of the "
-                 "release; evaluate --data %s/test.json)", private_folder(paths.output),
-                 private_folder(paths.output))
+    from transforms.finalize import files, fingerprint
+    from transforms.finalize.item_quality import record_labels
     table = stats["table1"]
     log.info("finalize: done in %.1f s; released %s queries (train %d, dev %d, test %d), "
              "%d passages; rejected %s", seconds, table["overall"]["queries"],

@@ -172,7 +172,9 @@ def record(run: str, dataset: str, labels_file: str) -> dict:
                json.dumps({"labels": dict(sorted(labels.items()))}, indent=1) + "\n")
     before = manifest.read(dataset)
     stats = apply_labels(dataset, labels)
-    after = manifest.write(dataset)
+    from transforms.finalize import fingerprint
+    _, described = fingerprint.stamp(dataset)       # the card changed: a new fingerprint
+    after = manifest.write(dataset, described)
     rerecord_finalize(run, before, after)
     return stats["item_quality"]
 
