@@ -11,7 +11,6 @@ import fsspec
 from transforms.core import io_utils
 
 _DATA_JS = re.compile(r"\Awindow\.EXPLORER_DATA = (.*);\n\Z", re.S)
-SPLITS = ("train", "dev", "test")
 
 
 def _exists(url: str) -> bool:
@@ -34,10 +33,9 @@ def check_lm_eval(root: str, stats: dict, got: dict):
     from transforms.finalize import lm_eval_export
     settings = (stats.get("config") or {}).get("settings") or {}
     task = settings.get("lm_eval_task")
-    table = stats.get("table1") or {}
     if not task:
         return
-    rows = {s: (table.get(s) or {}).get("queries") for s in SPLITS}
+    rows = lm_eval_export.task_rows(stats)
     shards = {n: e.get("sha256") for n, e in got["files"].items()
               if lm_eval_export.SHARD_PATTERN.match(n)}
     expected = lm_eval_export.expected_files(task, rows, shards)

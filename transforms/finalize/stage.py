@@ -164,11 +164,9 @@ def check_inputs(config: FinalizeConfig):
 def write_browsing_aids(config: FinalizeConfig, out: str, stats: dict) -> None:
     """The lm-evaluation-harness task and the explorer page, from the written release."""
     from transforms.finalize.explorer import write_explorer
-    from transforms.finalize.lm_eval_export import write_lm_eval
+    from transforms.finalize.lm_eval_export import task_rows, write_lm_eval
     s = config.settings
-    write_lm_eval(out, s.lm_eval_task, {k: stats["table1"][k]["queries"]
-                                        if not (s.hide_test_answers and k == "test") else 0
-                                        for k in ("train", "dev", "test")})
+    write_lm_eval(out, s.lm_eval_task, task_rows(stats))
     sample = write_explorer(out, config.paths.run_folder(), config.paths.filtered,
                             s.explorer_queries, s.explorer_drops, config.paths.validated)
     log.info("finalize: explorer/index.html shows %d queries, %d drop reasons, %d adversary "
@@ -186,8 +184,12 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     from transforms.finalize.split_warnings import split_warnings
     paths, s = config.paths, config.settings
     kept, source = check_inputs(config)
-    check_owned({paths.output: paths.output})   # a release it replaces holds only its files
     tmp, private = tmp_dir(paths.output), private_tmp(config)
+    owned = {paths.output: paths.output}          # a release it replaces holds only its files
+    if private:
+        from transforms.finalize.hidden_test import private_folder
+        owned[private_folder(paths.output)] = private_folder(paths.output)
+    check_owned(owned)
     files.remove(tmp)
     if private:
         files.remove(private)
@@ -196,7 +198,7 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     display = Display(NAME, ("dedupe", "queries", kept["rows"]), {"split": "released"})
     scored = bool(io_utils.glob(io_utils.join(paths.filtered, "scored", "*.parquet")))
     # a half-written tmp is removed however the command ends (a full disk wants its space)
-    forget = on_exit(lambda: files.remove_quietly(tmp))
+    forget = on_exit(lambda: [files.remove_quietly(t) for t in (tmp, private) if t])
     try:
         seconds = run_pipeline(NAME, lambda p: graph(p, config, source, scored), runtime,
                                display=display)
@@ -218,8 +220,16 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     release, described = fingerprint.stamp(tmp)
     manifest.write(tmp, described)
     files.publish(tmp, paths.output)
-    from transforms.finalize import files, fingerprint
-    from transforms.finalize.item_quality import record_labels
+    if private:
+        from transforms.finalize.hidden_test import private_folder
+        manifest.write(private)
+        files.publish(private, private_folder(paths.output))
+        log.info("finalize: hidden test: the test answers are in %s (not part of the "
+                 "release; evaluate --data %s/test.json)", private_folder(paths.output),
+                 private_folder(paths.output))
+    forget()
+    log.info("finalize: release fingerprint sha256:%s (on the card; `validate --expect`)",
+             release)
     table = stats["table1"]
     log.info("finalize: done in %.1f s; released %s queries (train %d, dev %d, test %d), "
              "%d passages; rejected %s", seconds, table["overall"]["queries"],
