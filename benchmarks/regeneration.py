@@ -34,9 +34,10 @@ from transforms.curation.annotation import AnnotateConfig, Annotator
 from transforms.curation.clean import clean_article
 from transforms.curation.coref import RuleBasedResolver
 from transforms.generation.cloze import QueryConfig, passage_row, queries_for_sentence
-from transforms.generation.passages import (PassageConfig, build_passage, cased_ngrams,
-                                            cased_words, ngrams)
-from transforms.generation.sentences import SentenceConfig, passage_ngrams, select_sentence
+from transforms.generation.passages import (PassageConfig, build_passage, ngrams,
+                                            written_ngrams)
+from transforms.generation.sentences import (SentenceConfig, passage_ngrams, select_sentence,
+                                             singletons_unchecked)
 from transforms.ingestion.articles import Article
 
 _QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"'})
@@ -62,7 +63,7 @@ def rebuild(p: rx.GoldPassage, sentence: str) -> Article:
     the rest of the article (queries of one passage never meet, as their fills may
     differ from the words the original sentence had)."""
     return Article(f"record-{p.pid}", (p.body, sentence), p.highlights,
-                   p.source, None, "record", "record")
+                   p.source, None, p.origin, "record")
 
 
 def body_paragraphs(p: rx.GoldPassage) -> int:
@@ -119,8 +120,7 @@ def detail(passage, sentence, reason, config) -> str:
     if reason.startswith("shares_"):
         grams = passage_ngrams(passage, config)
         n = config.max_shared_ngram
-        mine = (cased_ngrams(cased_words(sentence.text, [(m.start, m.end)
-                                                         for m in sentence.mentions]), n)
+        mine = (written_ngrams(sentence.text, [(m.start, m.end) for m in sentence.mentions], n)
                 if config.rules == "record" else ngrams(sentence.words, n))
         return "shared: " + "; ".join(" ".join(g) for g in mine if g in grams)
     return ""
@@ -155,14 +155,14 @@ def query_outcome(p: rx.GoldPassage, q: rx.GoldQuery, fill, annotator, config, r
     pconf = PassageConfig(min_prefix_tokens=max(1, sum(x.n_tokens for x in
                                                        annotated.paragraphs[:n_body])),
                           max_paragraph_tokens=10 ** 9)
-    passage = build_passage(annotated, pconf, resolver)
+    passage = build_passage(annotated, pconf, resolver, config.rules)
     if isinstance(passage, dict):
         return "passage:" + passage["reason"], None, passage.get("detail", "")
     sentence, cause = _locate(passage.sentences, fill[0])
     if sentence is None:
         return cause, None, ""
     reason = select_sentence(sentence, passage_ngrams(passage, config), passage.clusters(),
-                             config)
+                             config, singletons_unchecked(passage, config))
     if reason:
         return reason, None, detail(passage, sentence, reason, config)
     rows = list(queries_for_sentence(passage, sentence, passage_row(passage, QueryConfig())))
