@@ -254,3 +254,43 @@ def test_a_glued_quote_with_a_late_attribution(annotator):
     assert got == ["This was Vonn's second day in a row cheering on Woods",
                    "'I'm still right there,' 14-time major winner Woods said of his position "
                    "going into the weekend."]
+
+
+# ---- readings calibrated on more real ReCoRD (issue 32) --------------------------------
+from transforms.generation.passages import written_ngrams  # noqa: E402
+from transforms.generation.sentences import singletons_unchecked  # noqa: E402
+
+
+def test_record_ngrams_never_run_across_a_punctuation_mark():
+    # real ReCoRD dev queries kept although their words, punctuation dropped, repeat the
+    # passage: 'his "passion" for the city', "in 1999, aged 81"
+    assert ("his", "passion", "for") not in set(written_ngrams('his "passion" for the city'))
+    assert ("in", "1999", "aged") not in set(written_ngrams("died in 1999, aged 81"))
+    assert ("to", "meet", "farmers") in set(written_ngrams("flew to meet farmers there."))
+    # a mark never makes an n-gram of its own: ", according to" is shared by half the news
+    assert not any("," in g for g in written_ngrams("Officials said, according to reports."))
+    # words inside an entity mention stay out (the record profile's reading)
+    assert ("of", "New", "York") not in set(written_ngrams("the state of New York to",
+                                                           [(13, 21)]))
+
+
+def test_an_entity_mentioned_once_is_unchecked_only_where_the_config_says():
+    s = sentence(LONG, [OBAMA])
+    once = CandidateSentence(0, s.text, s.n_tokens, s.words, s.mentions, (), (False,), (True,))
+    assert not entities_have_passage_precedent(once, frozenset({"joe biden"}))
+    assert entities_have_passage_precedent(once, frozenset({"joe biden"}), True)
+    assert select_sentence(once, frozenset(), frozenset({"x"}), SentenceConfig(), True) is None
+    assert select_sentence(once, frozenset(), frozenset({"x"}), SentenceConfig(), False) \
+        == "entity_not_in_passage"
+    # the paper profile reads coreference whatever the article
+    assert select_sentence(once, frozenset(), frozenset({"x"}), SentenceConfig(rules="paper"),
+                           True) == "entity_not_in_passage"
+
+
+def test_crawled_articles_leave_singletons_unchecked_public_ones_do_not():
+    from types import SimpleNamespace as NS
+    crawled, public = (NS(article=NS(origin=o)) for o in ("crawled", "public"))
+    assert singletons_unchecked(crawled) and not singletons_unchecked(public)
+    assert singletons_unchecked(public, SentenceConfig(singletons_unchecked="all"))
+    assert not singletons_unchecked(crawled, SentenceConfig(singletons_unchecked="none"))
+    assert not singletons_unchecked(crawled, SentenceConfig(rules="paper"))

@@ -15,6 +15,7 @@ from typing import Union
 from transforms.curation.annotation import AnnotatedArticle
 from transforms.ingestion.articles import Article
 from transforms.curation.coref import CoreferenceResolver, RuleBasedResolver, normalise_name
+from transforms.curation.gender import gender_cue
 from transforms.curation.names import GENERIC_ORG_WORDS
 from transforms.core.config import setting
 from transforms.core.hashing import short_digest
@@ -176,7 +177,8 @@ def shortest_prefix(token_counts, min_tokens: int) -> int:
 
 
 def _mentions_in(segment, start, end, shift):
-    return [(m.start + shift, m.end + shift, m.text, m.label)
+    """(start, end, text, label, gender cue) of the segment's mentions in [start, end)."""
+    return [(m.start + shift, m.end + shift, m.text, m.label, gender_cue(segment.text, m.start))
             for m in segment.mentions if m.start >= start and m.end <= end]
 
 
@@ -232,15 +234,14 @@ def build_passage(annotated: AnnotatedArticle, config: PassageConfig = PassageCo
             seen.add(s.words)
             sentences_raw.append((s, _mentions_in(segment, s.start, s.end, -s.start),
                                   segment.text[s.start:s.end]))
-    all_mentions = [(m[2], m[3]) for m in raw] + [
-        (m[2], m[3]) for _, ms, _ in sentences_raw for m in ms]
+    all_mentions = [m[2:] for m in raw] + [m[2:] for _, ms, _ in sentences_raw for m in ms]
     all_keys = resolver.clusters(all_mentions)
     per_cluster = collections.Counter(all_keys)
     keys = iter(all_keys)
-    entities = tuple(Entity(*m, cluster=next(keys)) for m in raw)
+    entities = tuple(Entity(*m[:4], cluster=next(keys)) for m in raw)
     sentences = []
     for i, (s, ms, text_) in enumerate(sentences_raw):
-        mentions = tuple(Entity(*m, cluster=next(keys)) for m in ms)
+        mentions = tuple(Entity(*m[:4], cluster=next(keys)) for m in ms)
         sentences.append(CandidateSentence(
             i, text_, s.n_tokens, s.words, mentions, s.entity_words,
             tuple(name_in_text(m.text, text) for m in mentions),
