@@ -103,3 +103,31 @@ def test_web_platforms_are_organisations_wherever_written():
     text = "She posted on Facebook and her Twitter page, not on facebook.com or @Twitter."
     got = spans.repair_spans(text, [])
     assert [text[s:e] for s, e, _ in got] == ["Facebook", "Twitter"]
+
+
+def test_a_company_named_after_a_person_is_not_that_person():
+    # real CNN text (ReCoRD dev): "Mike Ilitch ... Ilitch Holdings, the umbrella company"
+    c = clusters(("Mike Ilitch", "PERSON"), ("Ilitch", "PERSON"), ("Ilitch Holdings", "ORG"))
+    assert c[0] == c[1] != c[2]
+    # a club's suffix still goes when no person has the name
+    c = clusters(("Liverpool FC", "ORG"), ("Liverpool", "ORG"))
+    assert c[0] == c[1]
+
+
+def test_a_titled_name_tagged_otherwise_joins_the_person():
+    c = clusters(("Barack Obama", "PERSON"), ("President Obama", "ORG"))
+    assert c[0] == c[1]
+    c = clusters(("General Motors", "ORG"), ("Motors", "ORG"), ("Mary Barra", "PERSON"))
+    assert c[0] == c[1] != c[2]
+
+
+def test_a_city_is_not_the_answer_for_its_clubs():
+    # the wrong answer set: a city inside a phrase naming two of its clubs
+    c = clusters(("Detroit Tigers", "ORG"), ("Detroit Red Wings", "ORG"), ("Detroit", "GPE"))
+    assert len(set(c)) == 3
+    # tagged ORG (a team reference), the city fits two clubs: it joins neither
+    c = clusters(("Detroit Tigers", "ORG"), ("Detroit Red Wings", "ORG"), ("Detroit", "ORG"))
+    assert len(set(c)) == 3
+    # a place never joins an organisation that ends with it ("Real Madrid", "Madrid")
+    c = clusters(("Real Madrid", "ORG"), ("Madrid", "GPE"))
+    assert c[0] != c[1]

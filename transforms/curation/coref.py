@@ -78,11 +78,12 @@ def _is_title(word: str, label) -> bool:
     return label in PERSON_LABELS and (word in TITLE_NOUNS or word in ROYAL_TITLES)
 
 
-def normalise_name(text: str, label=None) -> str:
+def normalise_name(text: str, label=None, suffixes: bool = True) -> str:
     """'Sen. Jeff Flake's' -> 'jeff flake'; 'the NBA' -> 'nba'; 'Miss King' -> 'king';
     "O'Donnell" -> "o'donnell"; 'General Motors' -> 'general motors' (a word title such
     as 'General' or 'Pope' is dropped from a person's name only); never empty for a
-    name with a word in it ('Pope' -> 'pope')."""
+    name with a word in it ('Pope' -> 'pope'); an organisation's legal or club suffix is
+    dropped ('Liverpool FC' -> 'liverpool') unless `suffixes` is False."""
     words = _words(text)
     while len(words) > 1 and words[0] == "the":
         words = words[1:]
@@ -94,7 +95,7 @@ def normalise_name(text: str, label=None) -> str:
         words = words[1:]
     while len(words) > 1 and words[-1] in {"jr", "sr"}:
         words = words[:-1]
-    if label not in PERSON_LABELS:
+    if label not in PERSON_LABELS and suffixes:
         while len(words) > 1 and words[-1] in ORG_SUFFIXES:
             words = words[:-1]
         if len(words) > 2 and " ".join(words[-2:]) == "football club":
@@ -220,6 +221,7 @@ class RuleBasedResolver:
                 first = _words(text)
                 if first and first[0] != "the":
                     raw_first[name].add(first[0])
+        names = _keep_suffix_off_people(mentions, names, labels, cues, raw_first)
         distinct = sorted(n for n in set(names) if n)
         person = {n: labels[n]["PERSON"] > 0 or "#" in n for n in distinct}
         group = {n: all(lab in GROUP_LABELS for lab in labels[n]) for n in distinct}
@@ -271,6 +273,43 @@ class RuleBasedResolver:
             if len(targets) == 1:
                 uf.union(name, targets.pop())
         return [uf.find(n) if n else f"#empty{i}" for i, n in enumerate(names)]
+
+
+def _keep_suffix_off_people(mentions, names, labels, cues, raw_first) -> list:
+    """A company named after a person is not that person: "Ilitch Holdings" keeps its
+    suffix when "Ilitch" is a person's name in the article (the first or last word of a
+    PERSON name, or a name tagged PERSON). And a titled name the model tagged otherwise
+    is the person's ("President Obama" tagged ORG, with "Barack Obama" in the article).
+    Each moved mention's label count moves with it."""
+    people = {w for n in labels if labels[n]["PERSON"]
+              for w in (n.split()[0], n.split()[-1])}
+    out = list(names)
+    for i, mention in enumerate(mentions):
+        text, label = mention[0], mention[1]
+        name = names[i]
+        if not name or label in PERSON_LABELS or name not in people:
+            continue
+        whole = normalise_name(text, label, suffixes=False)
+        if whole == name:
+            continue
+        out[i] = whole
+        labels[name][label] -= 1
+        labels[whole][label] += 1
+        cues[whole].append(None)
+        raw_first[whole] |= raw_first[name]
+    for i, mention in enumerate(mentions):     # "President Obama" tagged ORG
+        text, label = mention[0], mention[1]
+        if label in PERSON_LABELS or not names[i] or " " not in names[i]:
+            continue
+        untitled = normalise_name(text, "PERSON")
+        if untitled != names[i] and (untitled in people or labels[untitled]["PERSON"]):
+            out[i] = untitled
+            labels[names[i]][label] -= 1
+            labels[untitled][label] += 1
+            cues[untitled].append(None)
+    for name in {n for n in names if n and n not in out}:
+        labels.pop(name, None)      # every mention of it moved
+    return out
 
 
 def _same_surname(name: str, alias: str, plain, gender: dict, uf) -> set:
