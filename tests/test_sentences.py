@@ -294,3 +294,21 @@ def test_crawled_articles_leave_singletons_unchecked_public_ones_do_not():
     assert singletons_unchecked(public, SentenceConfig(singletons_unchecked="all"))
     assert not singletons_unchecked(crawled, SentenceConfig(singletons_unchecked="none"))
     assert not singletons_unchecked(crawled, SentenceConfig(rules="paper"))
+
+
+def test_no_cut_before_a_capitalised_name_inside_a_clause(annotator):
+    # real ReCoRD dev query (calibration part): the quote is what "saying" introduces
+    text = ("Romney himself has been one of Trump's harshest critics, saying last spring "
+            '"Trump is a phony, a fraud."')
+    assert sentences_of(annotator, text) == [text]
+    # a caption's glued quote still starts a sentence (no speech verb in the clause)
+    text = "He gained a six-pack 'Here he's brought the lads in.' It was good."
+    assert sentences_of(annotator, text)[1] == "'Here he's brought the lads in.'"
+
+
+def test_the_splitters_own_cut_never_falls_inside_a_name():
+    from transforms.curation.boundaries import fix_starts
+    words = "He met Mike Tyson in Las Vegas on Monday .".split()
+    tokens = [(w, True) for w in words]
+    # a statistical splitter proposing cuts inside "Mike Tyson" and "Las Vegas"
+    assert fix_starts(tokens, [3, 6]) == [0]
