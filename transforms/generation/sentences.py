@@ -11,14 +11,21 @@ paper, in two rule tables (`--rules`):
   would have crawled (`crawled` origin) an entity the article mentions once is not
   checked. See docs/rules.md (measured by benchmarks/regeneration.py).
 
+Both tables start with `STORY_RULES`: text that is not a sentence of the story (a photo
+caption: no end mark, as Daily Mail captions have none, or "X is pictured here ..."; a
+promotion) makes no query, whatever the profile (docs/rules.md, "Text that is not a
+sentence").
+
 `select_sentence` applies a table in order and reports the first rule that fails
 (transforms/core/rules.py convention: check(sentence, context, config)).
 """
+import re
 from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
 from transforms.core.config import setting
 from transforms.core.rules import Rule, first_rejection
+from transforms.curation.promotions import is_promotion
 from transforms.generation.passages import CandidateSentence, Passage, ngrams, written_ngrams
 
 STAGE = "sentence"
@@ -101,6 +108,26 @@ def entities_have_passage_precedent(sentence: CandidateSentence, clusters: froze
                for m, n, o in zip(sentence.mentions, named, once))
 
 
+_END_MARK = re.compile(r"[.!?…]['\"’”)\]]*$")
+_PICTURED = re.compile(
+    r"^(?:Pictured|Above|Below|Left|Right|Top|Bottom|Inset|Main picture|Main image)\b\s*[,:;-]"
+    r"|\b(?:is|are|was|were) (?:pictured|seen|shown|photographed) (?:here|above|below|left|"
+    r"right|centre|center|top|bottom|in (?:this|the) (?:photo|picture|image|photograph))\b")
+
+
+def is_caption(text: str) -> bool:
+    """A photo caption, not a sentence of the story: no end mark ("Race winner Rosberg
+    celebrates with the trophy on the podium in Bahrain": Daily Mail captions carry no
+    full stop, the body's sentences do), or a sentence about the picture ("Smith is
+    pictured here with his wife.", "Pictured: the scene")."""
+    text = text.strip()
+    return not _END_MARK.search(text) or bool(_PICTURED.search(text))
+
+
+STORY_RULES = (
+    Rule("not_caption", "caption", lambda s, ctx, c: not is_caption(s.text)),
+    Rule("not_promotion", "promotion", lambda s, ctx, c: not is_promotion(s.text)),
+)
 MIN_TOKENS = Rule("min_tokens", "under_{min_tokens}_tokens",
                   lambda s, ctx, c: has_min_tokens(s, c))
 HAS_ENTITY = Rule("has_entity", "no_named_entity", lambda s, ctx, c: has_named_entity(s))
@@ -108,7 +135,7 @@ ENTITIES_IN_PASSAGE = Rule(
     "entities_in_passage", "entity_not_in_passage",
     lambda s, ctx, c: entities_have_passage_antecedent(s, ctx.passage_clusters))
 
-PAPER_RULES = (
+PAPER_RULES = STORY_RULES + (
     MIN_TOKENS,
     Rule("not_question", "question", lambda s, ctx, c: is_not_question(s.text)),
     Rule("no_shared_ngram", "shares_{max_shared_ngram}gram_with_passage",
@@ -116,7 +143,7 @@ PAPER_RULES = (
     HAS_ENTITY,
     ENTITIES_IN_PASSAGE,
 )
-RECORD_RULES = (
+RECORD_RULES = STORY_RULES + (
     MIN_TOKENS,
     Rule("not_question_last_char", "question",
          lambda s, ctx, c: last_char_not_question(s.text)),
