@@ -102,10 +102,11 @@ def _draft_from_doc(doc, entity_labels) -> _Draft:
     pairs = [(t.text, bool(t.whitespace_) or (t.i + 1 < len(doc) and doc[t.i + 1].is_space))
              for t in tokens]
     position = {t.i: k for k, t in enumerate(tokens)}
+    inside_name = {t.i for ent in doc.ents for t in ent[1:]}
     spacy_starts = []
     for sent in doc.sents:
         first = next((t for t in sent if not t.is_space), None)
-        if first is not None:
+        if first is not None and first.i not in inside_name:   # never "Mike | Tyson"
             spacy_starts.append(position[first.i])
     starts = fix_starts(pairs, spacy_starts)
     sentences, sentence_chars = [], set()

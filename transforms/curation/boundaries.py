@@ -20,8 +20,8 @@ the middle nor two sentences merged:
   is a quoted name followed by a comma and no attribution ("'Don't Ask Don't Tell,'
   which banned ...");
 - a number word after a capitalised word is part of a name ("Formula One champion"), and
-  the splitter's own cut is never taken between two capitalised words with only a space
-  between ("Mike | Tyson": a name of several words);
+  the splitter's own cut is never taken inside a name the NER model marked ("Mike |
+  Tyson": annotation.py leaves such cuts out of `starts`);
 - a caption's end is found where the body's sentence opens with a name the caption has
   just given, after a plain word ("... success later this month O'Neill told Betfred:
   ..."; `glued_name_start`);
@@ -101,12 +101,9 @@ def _valid_start(tokens: Sequence[Token], s: int, end: int, proposed: bool) -> b
         return False
     if _ends_sentence(tokens, s - 1):
         return True
-    last = _last_word(tokens, s - 1)
-    if proposed and last not in NON_TERMINAL_ENDS and last[-1:].isalnum() \
-            and first[:1].isupper() and not (last[:1].isupper() and tokens[s - 1][1]
-                                              and tokens[s][0][:1].isupper()):
-        return True   # the splitter's own cut between a caption and the text, never
-        # inside a name of several words ("Mike | Tyson")
+    if proposed and _last_word(tokens, s - 1) not in NON_TERMINAL_ENDS \
+            and _last_word(tokens, s - 1)[-1:].isalnum() and first[:1].isupper():
+        return True   # the splitter's own cut between a caption and the text
     return _glued_start(tokens, s) or _glued_quote(tokens, s)
 
 

@@ -163,3 +163,47 @@ def split_captions(text: str, cut_out: Optional[list] = None) -> list:
         cursor = e
     pieces.append(text[cursor:])
     return [p.strip() for p in pieces if p.strip()]
+
+
+# ---------------------------------------------------------------- repeated leads
+_SENTENCE = re.compile(r"[^.!?]+?[.!?]['\"’”)]*(?=\s|$)")
+MIN_REPEATED_WORDS = 8
+MAX_LEAD_WORDS = 60
+
+
+def strip_repeated_sentences(paragraphs) -> tuple:
+    """(paragraphs, how many repeats went): a sentence of the article (eight words or
+    more) written again further on with no end mark and glued to the next sentence is a
+    photo caption repeating it ("The couple married in 2010. ... The couple married in
+    2010 They met at ..."): the repeat goes. A repeat with its end mark is left to
+    passages.py (a sentence said twice counts once)."""
+    first = {}                 # core -> (paragraph, end of its first occurrence)
+    for i, p in enumerate(paragraphs):
+        for m in _SENTENCE.finditer(p):
+            core = m.group().strip().rstrip("'\"’”)").rstrip(".!?")
+            if len(core.split()) >= MIN_REPEATED_WORDS:
+                first.setdefault(core, (i, m.end()))
+    if paragraphs:             # a lead with no full stop, glued to the sentence after it
+        words = list(re.finditer(r"\S+", paragraphs[0]))[:MAX_LEAD_WORDS]
+        for k in range(len(words), MIN_REPEATED_WORDS - 1, -1):
+            core = paragraphs[0][:words[k - 1].end()]
+            if not re.search(r"[.!?]['\"’”)]*$", core):
+                first.setdefault(core, (0, len(core)))
+    out, n = [], 0
+    for i, p in enumerate(paragraphs):
+        for core, (j, end) in sorted(first.items(), key=lambda kv: -len(kv[0])):
+            start = end if j == i else 0
+            while j <= i:
+                k = p.find(core, start)
+                if k < 0:
+                    break
+                after = p[k + len(core):k + len(core) + 3].replace("'", "").replace("‘", "")
+                after = after.replace('"', "").replace("“", "")
+                if (k == 0 or p[k - 1] == " ") and after[:1] == " " and after[1:2].isupper():
+                    p = p[:k] + p[k + len(core) + 1:]
+                    n += 1
+                    start = k
+                else:
+                    start = k + 1
+        out.append(p.strip())
+    return out, n

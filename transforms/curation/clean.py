@@ -9,7 +9,7 @@ from transforms.curation import wraps
 from transforms.curation.captions import (CAPTION, CAPTION_LABEL, SCROLL_LINE,  # noqa: F401
                                           caption_labels, count_photo_positions,
                                           is_caption_piece, split_captions,
-                                          strip_photo_positions)
+                                          strip_photo_positions, strip_repeated_sentences)
 from transforms.curation.highlights import clean_highlights
 from transforms.curation.promotions import MAX_PROMOTION_WORDS, find_promotions, is_promotion
 from transforms.curation.fragments import NOT_LINK_HEADLINE, NOT_STAT_BOX, split_fragments
@@ -217,8 +217,11 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig(),
             head = not p.strip()
         heads.append(p)
     repaired, cut = wraps.repair_paragraphs(heads, source)   # lines the page broke
+    repaired, repeats = strip_repeated_sentences(repaired)  # a lead repeated as a caption
     if dropped is not None:
         dropped.update(why.reason for _, why in cut)
+        if repeats:
+            dropped["repeated_lead"] += repeats
     paragraphs = []
     for i, p in enumerate(repaired):
         notes = count_photo_positions(undo_ptb_escapes(p)) if dropped is not None else 0

@@ -6,7 +6,8 @@ goes, each with its reason (clean.py counts them with the pieces it drops):
   is dropped (`highlight_promotion`);
 - a bullet broken mid-sentence over several `@highlight` lines is joined again
   (`highlight_rejoined`): the next line opens with a lower-case word or a joining mark,
-  the line ends where no sentence can (a joining word or mark: "the", "of", ","), or two
+  the line ends where no sentence can (a joining word or mark, lower case: "the", "of",
+  ","), or two
   fragments of at most two words follow each other ("Manchester" / "United");
 - a fragment left of fewer than three words is dropped (`highlight_fragment`) when the
   article has a bullet of three words or more.
@@ -17,9 +18,15 @@ import re
 from typing import Optional, Sequence
 
 from transforms.curation.promotions import is_promotion
-from transforms.curation.wraps import ends_open
+from transforms.curation.wraps import JOINING_MARKS
 
 MIN_HIGHLIGHT_WORDS = 3
+# words no bullet ends with: a sentence goes on after them (articles, prepositions,
+# conjunctions, determiners); a verb such as "says" ends many ("..., police say")
+JOINING = frozenset({
+    "the", "a", "an", "of", "to", "in", "on", "at", "by", "for", "with", "from", "into",
+    "onto", "about", "as", "than", "and", "or", "but", "nor", "his", "their", "its", "my",
+    "our", "your", "this", "these", "those", "who", "whom", "whose", "which", "that"})
 FRAGMENT_WORDS = 2
 _TERMINAL = re.compile(r"[.!?…]['\"’”)\]]*$")
 _JOINING_START = tuple(",;:)-–—")
@@ -33,7 +40,9 @@ def continues(previous: str, line: str) -> bool:
     """`line` carries on the bullet `previous` broke off."""
     if _TERMINAL.search(previous):
         return False
-    if line[:1].islower() or line.startswith(_JOINING_START) or ends_open(previous):
+    last = previous.split()[-1] if previous.split() else ""
+    if line[:1].islower() or line.startswith(_JOINING_START) \
+            or previous.endswith(JOINING_MARKS) or last in JOINING:
         return True
     return _words(previous) <= FRAGMENT_WORDS and _words(line) <= FRAGMENT_WORDS
 

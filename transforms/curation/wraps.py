@@ -203,11 +203,13 @@ def is_wrap_caption(line: Line) -> bool:
     . couple were")."""
     words = line.text.split()
     carried_on = line.next_text[:1].islower() and not (line.whole and line.after_open)
-    if carried_on or ends_open(line.text) or len(words) < 2:
+    if carried_on or len(words) < 2:
         return False
-    labels = caption_labels(line.text)
+    labels = caption_labels(line.text)      # a label makes a caption, "Under fire: X ..."
     if labels and labels[0][0] == 0 and len(words) <= MAX_LABELLED_CAPTION_WORDS:
         return True
+    if ends_open(line.text):
+        return False
     if len(words) > MAX_CAPTION_WORDS:
         return False
     if not (words[0][:1].isupper() or words[0][:1].isdigit() or words[0][:1] in "'‘\"“"):
