@@ -88,10 +88,10 @@ MAX_CAPTION_PIECE_WORDS = 60
 
 
 def is_caption_piece(piece: str, source, followed: bool) -> bool:
-    """A Daily Mail piece with no end mark, of at most 60 words, with text after it: a
-    photo caption on a line of its own (Daily Mail captions carry no full stop; the
-    body's sentences do), or the caption a label was cut from ("Lurking: Smith was
-    outside the house")."""
+    """A Daily Mail piece with no end mark, of at most 60 words, not the article's whole
+    text (`followed`: other text beside it): a photo caption on a line of its own (Daily
+    Mail captions carry no full stop; the body's sentences do), or the caption a label
+    was cut from ("Lurking: Smith was outside the house")."""
     words = piece.split()
     return (source == "dailymail" and followed and 0 < len(words) <= MAX_CAPTION_PIECE_WORDS
             and not _END_MARK.search(piece.strip()))

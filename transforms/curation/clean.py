@@ -170,16 +170,16 @@ def split_promotions(text: str, cut_out: list) -> list:
     return [p.strip() for p in pieces if p.strip()]
 
 
-def paragraph_pieces(paragraph: str, source: Optional[str], last: bool = True) -> list:
+def paragraph_pieces(paragraph: str, source: Optional[str], alone: bool = True) -> list:
     """(piece, Reject or None) for each piece of a cleaned paragraph: stat boxes and CNN
     link headlines cut out (fragments.py), then captions (`split_captions`) and
     promotions (`split_promotions`); a piece with a Reject is not text of the story
     (`PIECE_RULES`, a caption label, scroll line or promotion cut out, or a Daily Mail
-    caption left as a piece of its own: `is_caption_piece`; `last`: the paragraph ends
-    the article, so its last piece has no text after it)."""
+    caption left as a piece of its own: `is_caption_piece`; `alone`: the paragraph is the
+    article's only one, so a piece that is all of it is its text, not a caption)."""
     out = []
     fragments = split_fragments(paragraph, source)
-    for f, fragment in enumerate(fragments):
+    for fragment in fragments:
         whole = first_rejection(PIECE_RULES, fragment, source)
         if whole is not None:     # a stat box or headline goes whole, labels and all
             out.append((fragment, whole))
@@ -187,8 +187,8 @@ def paragraph_pieces(paragraph: str, source: Optional[str], last: bool = True) -
         cut_out = []
         pieces = [p for c in split_captions(fragment, cut_out)
                   for p in split_promotions(c, cut_out)]
-        for k, piece in enumerate(pieces):
-            followed = not (last and f == len(fragments) - 1 and k == len(pieces) - 1)
+        for piece in pieces:
+            followed = not (alone and len(fragments) == 1 and len(pieces) == 1)
             why = first_rejection(PIECE_RULES, piece, source)
             if why is None and is_caption_piece(piece, source, followed):
                 why = CAPTION
@@ -232,7 +232,7 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig(),
             p = strip_trailing_credit(p)
         if not p.strip() and dropped is not None and body[i].strip():
             dropped["cleaned_away"] += 1     # a link line, a byline, 'E-mail to a friend'
-        for piece, why in paragraph_pieces(p, source, last=i == len(repaired) - 1):
+        for piece, why in paragraph_pieces(p, source, alone=len(repaired) == 1):
             if why is None:
                 paragraphs.append(piece)
             elif dropped is not None:
