@@ -43,7 +43,7 @@ def graph(p, argv, build_args=None):
     model = getattr(build_args, "model", "lexical")
     folds = getattr(build_args, "folds", 5)
     metas = [{"fold": f, "folds": folds, "model": model, "model_params": {},
-              "checkpoint": "model.pt"} for f in range(folds)]
+              "checkpoint": "model.pt"} for f in range(folds) if config.settings.uses_kfold()]
     hints = gpu_hints(args)
     filter_stage.graph(p, config, metas, filter_stage.handler_device(config.settings.device,
                                                                      hints),
