@@ -145,10 +145,11 @@ def head_answers(heads: dict, example: dict, with_picks: bool = False):
     return (example["gold"][picks], picks) if with_picks else example["gold"][picks]
 
 
-def majority_pick(picks: np.ndarray, trained: np.ndarray):
-    """The candidate index most held-out heads pick (ties: the first), or None."""
-    held = picks[~trained]
-    return int(np.bincount(held).argmax()) if len(held) else None
+def majority_pick(picks: np.ndarray, trained: np.ndarray) -> int:
+    """The candidate index most held-out heads pick (every head's when each trained on
+    the query; ties: the first)."""
+    held = picks[~trained] if (~trained).any() else picks
+    return int(np.bincount(held).argmax())
 
 
 def predictability(answers: np.ndarray, trained: np.ndarray):
