@@ -236,7 +236,7 @@ def release_figures(run_dir: str, workdir: str) -> dict:
                            and r["adversary_correct"] is not None],
             "released": [r for r in released if r["split"] in ("dev", "test")]}
     em = lambda pred, r: H.record_scores(pred, r)[0]  # noqa: E731
-    out = {"released": len(released), "candidates": len(scored),
+    out = {"released_queries": len(released), "candidate_queries": len(scored),
            "released_answered": len({r["id"] for r in released} & answered),
            "filter_summary": {k: stats["summary"].get(k) for k in (
                "answered", "readmitted", "kept_answered", "dropped_for_balance",

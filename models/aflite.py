@@ -41,6 +41,7 @@ class AfliteConfig:
     remove_share: float = 0.05
     min_keep_share: float = 0.25
     max_iterations: int = 20
+    min_queries: int = 100      # fewer candidates: heads of a handful of queries prove nothing
     epochs: int = 40
     lr: float = 0.1
     weight_decay: float = 1e-3
@@ -171,7 +172,12 @@ def removal_plan(histogram: dict, alive: int, total: int, config: AfliteConfig) 
     """From {removal key: queries with predictability >= tau} of one iteration: remove
     the queries with key <= `threshold` (-1: none); `stop`: no later iteration removes.
     At least k = ceil(remove_share * total) are removed (more only where a key bin ties);
-    fewer than k eligible, or reaching min_keep_share of `total`, ends the filtering."""
+    fewer than k eligible, or reaching min_keep_share of `total`, ends the filtering; under
+    `min_queries` candidates nothing is removed (what a few queries' heads find is chance,
+    as a fold reader that never trained)."""
+    if total < config.min_queries:
+        return {"threshold": -1, "removed": 0, "eligible": sum(histogram.values()),
+                "stop": True, "too_few_queries": True}
     k = max(1, math.ceil(config.remove_share * total))
     room = alive - math.ceil(config.min_keep_share * total)
     want = min(k, max(0, room))

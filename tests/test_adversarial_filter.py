@@ -148,8 +148,8 @@ def test_every_candidate_is_scored_or_errored_and_counted(filtered):
     assert reasons.pop("dropped_for_balance", 0) == t["dropped_for_balance"]
     assert reasons == {"answered_by_adversary": t["dropped"] - t["dropped_for_balance"],
                        "scoring_error": 2}
-    shares = t["most_frequent_share"]        # the drop sampler's window (0.25-0.45)
-    assert 0.25 <= shares["kept"] <= 0.45 and shares["dropped"] is not None
+    shares = t["most_frequent_share"]        # the drop sampler's window (0.27-0.43)
+    assert 0.27 <= shares["kept"] <= 0.43 and shares["dropped"] is not None
     assert t["readmitted"] == t["kept_answered"] == 0     # it never keeps an answered query
     assert json.loads((out / "stats" / "adversarial_filter.json").read_text()) == stats
     for folder in ("scored", "kept", "errors", "rejected", "stats"):

@@ -55,6 +55,9 @@ def test_removal_order_and_plan():
     plan = A.removal_plan(hist, alive=30, total=100, config=c)
     assert plan["removed"] == 5 and plan["stop"]
     assert A.removal_plan({}, alive=100, total=100, config=c)["removed"] == 0
+    # too few candidates for heads to mean anything: nothing goes
+    plan = A.removal_plan(hist, alive=60, total=60, config=c)
+    assert plan["removed"] == 0 and plan["stop"] and plan["too_few_queries"]
 
 
 def test_featurize_gives_every_candidate_the_shortcut_features():

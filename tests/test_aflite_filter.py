@@ -85,5 +85,5 @@ def test_default_drops_what_either_adversary_answers_and_keeps_none_of_it(runs):
     assert by_reason["answered_by_adversary"] == {i for i, r in rows.items()
                                                   if r["adversary_correct"]}
     assert len(by_reason.get("dropped_for_balance", ())) == t["dropped_for_balance"]
-    assert 0.25 <= t["most_frequent_share"]["kept"] <= 0.45
+    assert 0.27 <= t["most_frequent_share"]["kept"] <= 0.43
     assert json.loads((out / "stats" / "adversarial_filter.json").read_text()) == stats

@@ -169,6 +169,8 @@ def _sample_key(iteration, cfg):
 
 def _plan_counts(the_plan: dict, iteration: int):
     """The iteration's counts on the `adversary` account (a counts dict, as StepFns emit)."""
+    if the_plan.get("too_few_queries"):
+        yield {"adversary.aflite.too_few_queries": 1}
     if the_plan["removed"] or not the_plan.get("skipped"):
         yield {f"adversary.aflite.iteration{iteration:02d}.removed": the_plan["removed"],
                f"adversary.aflite.iteration{iteration:02d}.eligible": the_plan["eligible"]}

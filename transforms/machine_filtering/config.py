@@ -118,6 +118,9 @@ class FilterSettings:
         0.25, "AFLite: stop once this share of the candidates is left")
     aflite_max_iterations: int = setting(20, "AFLite: most iterations")
     aflite_seed: int = setting(13, "AFLite: seed of the partitions and the heads")
+    aflite_min_queries: int = setting(
+        100, "AFLite: with fewer candidates it removes nothing (heads trained on a handful "
+             "of queries answer by chance)")
     max_batch_size: int = setting(
         64, "queries per RunInference batch (at most; a batch holds one fold's queries)")
     max_models_per_worker_hint: int = setting(
@@ -132,10 +135,11 @@ class FilterSettings:
         "plain filter); readmit (keeps back answered queries to reach the candidates' share: "
         "the release then holds queries the adversary answered)", choices=BALANCE_MODES)
     most_frequent_share_min: float = setting(
-        0.25, "drop sampler: lowest kept share of answers that are the passage's most "
-              "frequent entity (ReCoRD dev: 0.34 by models/hardness.py)")
+        0.27, "drop sampler: lowest kept share of answers that are the passage's most "
+              "frequent entity (ReCoRD dev: 0.34 by models/hardness.py; a release must "
+              "hold 0.25-0.45, and later steps move it a little)")
     most_frequent_share_max: float = setting(
-        0.45, "drop sampler: highest kept most-frequent-entity share")
+        0.43, "drop sampler: highest kept most-frequent-entity share")
     balance_salt: str = setting("balance", "drop sampler: salt of the query-id hash that "
                                            "picks the answered queries kept back")
 
@@ -152,7 +156,8 @@ class FilterSettings:
                             train_queries=self.aflite_train_queries, tau=self.aflite_tau,
                             remove_share=self.aflite_remove_share,
                             min_keep_share=self.aflite_min_keep_share,
-                            max_iterations=self.aflite_max_iterations, seed=self.aflite_seed)
+                            max_iterations=self.aflite_max_iterations, seed=self.aflite_seed,
+                            min_queries=self.aflite_min_queries)
 
     def problems(self) -> list:
         out = balance_problems(self)
