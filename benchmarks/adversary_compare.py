@@ -12,8 +12,11 @@ held-out reader score on what it keeps against the candidates, and its CPU time.
   `lexical` and `transformer` k-fold readers (train_folds + adversarial_filter; the
   transformer's steps per fold bounded by --transformer_steps on CPU), `aflite`
   (adversarial_filter --adversary_kind aflite) and `lexical+aflite` (--adversary_kind
-  kfold+aflite with the lexical folds: a query goes when either answers it). Unions with the
-  transformer are formed from the runs' verdicts (their CPU time the sum of the parts).
+  kfold+aflite with the lexical folds: a query goes when either answers it; its CPU time
+  is the lexical run's plus the aflite run's, as its own run reuses the lexical folds).
+  Unions with the transformer are formed from the runs' verdicts (CPU: the sum of the
+  parts). A finished run in the workdir (`cost-NAME.json` beside `filtered-NAME/`) is
+  read back, not rerun.
 - CPU time: user + system seconds of this process and its children around each stage
   run (getrusage), per 1,000 candidates; the machine was shared, so wall time is not used.
 - For each adversary two kept sets: `plain` (every answered query dropped) and `drop`

@@ -14,8 +14,9 @@ passage's most frequent entity (`models.hardness.stratum`) in [min_share, max_sh
   answered (counted as `readmitted`).
 - `none`: the plain filter.
 
-Which queries are kept back (or dropped) is deterministic, seeded by query id: in each
-stratum, those of the smallest `stable_hash(id, salt)`. Beam: one small combine gathers
+Which queries are kept back (or dropped) is deterministic: in each stratum, those of the
+smallest `stable_hash(id, salt)` bucket; with AFLite's predictability on the rows, the
+unanswered queries dropped are the most predictable ones (`drop_bucket`). Beam: one small combine gathers
 per-stratum counts and histograms of the queries' hash buckets (at most 2 x strata x
 BUCKETS entries, whatever the corpus size); `plan` turns it into a bucket
 threshold per stratum, a side input of Decide.
@@ -34,6 +35,20 @@ STRATA = (MOST_FREQUENT, OTHER)
 
 def bucket_of(query_id: str, salt: str) -> int:
     return stable_hash(query_id, salt=salt) % BUCKETS
+
+
+LEVELS, HASH_BINS = 1000, 64       # (LEVELS + 1) x HASH_BINS <= BUCKETS
+
+
+def drop_bucket(row: dict, salt: str) -> int:
+    """The order in which unanswered queries are dropped: with AFLite's predictability on
+    the row (`aflite`, `kfold+aflite`), the most predictable first (the queries its heads
+    came closest to answering), ties by query-id hash bins; without it, by hash alone."""
+    if "aflite_predictability" not in row:
+        return bucket_of(row["id"], salt)
+    p = row["aflite_predictability"]
+    level = 0 if p is None else min(LEVELS, int(math.floor(p * LEVELS + 1e-9)))
+    return (LEVELS - level) * HASH_BINS + stable_hash(row["id"], salt=salt) % HASH_BINS
 
 
 def readmissions(tally: dict, min_share: float, max_share: float) -> dict:
@@ -120,7 +135,7 @@ def keeps_back(row: dict, strat: str, the_plan: dict, salt: str) -> bool:
 
 def drops(row: dict, strat: str, the_plan: dict, salt: str) -> bool:
     """Whether an unanswered query is dropped to restore the share."""
-    return bucket_of(row["id"], salt) <= the_plan.get("drop_threshold", {}).get(strat, -1)
+    return drop_bucket(row, salt) <= the_plan.get("drop_threshold", {}).get(strat, -1)
 
 
 class BalanceTally(beam.CombineFn):
@@ -134,13 +149,14 @@ class BalanceTally(beam.CombineFn):
         return {"tally": {}, "histogram": {}, "unanswered": {}}
 
     def add_input(self, acc, item):
-        strat, answered, query_id = item
+        strat, answered, query_id = item[:3]
         t = acc["tally"].setdefault(strat, {"candidates": 0, "answered": 0})
         t["candidates"] += 1
         t["answered"] += bool(answered)
         h = acc["histogram" if answered else "unanswered"].setdefault(
             strat, collections.Counter())
-        h[bucket_of(query_id, self.salt)] += 1
+        # answered: the hash bucket (readmit keeps back by it); unanswered: the drop order
+        h[item[3] if len(item) > 3 and not answered else bucket_of(query_id, self.salt)] += 1
         return acc
 
     def merge_accumulators(self, accs):
@@ -182,7 +198,8 @@ class BalancePlan(beam.PTransform):
 
         def item(row):
             strat = row_stratum(row)
-            return [] if strat is None else [(strat, bool(row["adversary_correct"]), row["id"])]
+            return [] if strat is None else [(strat, bool(row["adversary_correct"]), row["id"],
+                                              drop_bucket(row, s.balance_salt))]
         return (scored
                 | "Stratum" >> beam.FlatMap(item)
                 | "Tally" >> beam.CombineGlobally(BalanceTally(s.balance_salt))
