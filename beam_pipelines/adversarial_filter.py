@@ -1,8 +1,10 @@
-"""Score every candidate with the reader of its own fold and keep those it gets wrong
-(paper section 3.3: SAN answered 68% of the triples; only the rest were kept).
+"""Score every candidate with the reader of its own fold and/or AFLite and keep those no
+adversary answers (paper section 3.3: SAN answered 68% of the triples; only the rest were
+kept).
 
     python -m beam_pipelines.adversarial_filter --candidates DIR/candidates \
-        --adversary DIR/adversary --output DIR/filtered [--accelerator_type ...] [Beam options]
+        --adversary DIR/adversary --output DIR/filtered [--adversary_kind kfold+aflite|kfold|aflite]
+        [--accelerator_type ...] [Beam options]
 
 Writes DIR/filtered/scored/*.parquet (every candidate with adversary_prediction and
 adversary_correct, both null where it failed to score), kept/*.parquet (adversary_correct

@@ -1,5 +1,6 @@
-"""Decide: a scored candidate is kept when its fold's reader got it wrong (paper 3.3), or
-when the drop sampler keeps it back (`balance.py`)."""
+"""Decide: a scored candidate is kept when no adversary answered it (its fold's reader got
+it wrong and AFLite did not remove it; paper 3.3) and the drop sampler does not drop it,
+or, with `balance` readmit only, when the sampler keeps it back (`balance.py`)."""
 from transforms.core.accounting import Count, StepFn, reject
 
 

@@ -1,5 +1,7 @@
-"""The adversarial_filter stage: every candidate scored by the reader of its own fold; the
-queries it answers are dropped (paper section 3.3).
+"""The adversarial_filter stage: every candidate scored by the reader of its own fold
+and/or by AFLite (`adversary_kind`: kfold, aflite, kfold+aflite, the default); the
+queries an adversary answers are dropped and never kept (paper section 3.3; the drop
+sampler after it only drops, unless `balance` readmit is asked for).
 
 Writes DIR/filtered/{scored,kept,errors,rejected}/ and stats/adversarial_filter.json; the
 funnel has one step, `adversary` (in: candidates, out: kept; rejected: answered by the
