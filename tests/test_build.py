@@ -340,7 +340,8 @@ def test_a_corpus_of_one_story_builds_and_says_which_folds_it_cannot_fill(tmp_pa
     # the one fold that holds the queries has an untrained reader: it drops nothing
     adversary = json.loads((tmp_path / "run" / "filtered" / "stats" / "adversarial_filter.json")
                            .read_text())["stages"]["adversary"]
-    assert adversary["in"] == queries and adversary["rejected"] == 0
+    assert adversary["in"] == queries and "answered_by_adversary" not in adversary["reasons"]
+    assert adversary["aflite.too_few_queries"] == 1     # nor does AFLite on so few queries
 
 
 # --- issue 28: the user's files, SIGTERM ---------------------------------------------------

@@ -9,7 +9,9 @@ candidates, the queries the filter dropped and the released ones, per split.
 
 Baselines (models/): `most_frequent` (models.hardness), `query_only` and `passage_only`
 (models.baselines, trained on the released train split, so scored on dev and test
-only), `reader` (models.embedding_reader: frozen MiniLM, dev and test). Each is scored
+only), `reader` (models.embedding_reader: frozen MiniLM, dev and test; the default filter,
+lexical fold readers and AFLite over shortcut and lexical features, never uses MiniLM: the
+`transformer` fold readers, an option, are fine-tuned from it). Each is scored
 with the official ReCoRD EM/F1 (record_metric). A candidate's split is the split of its
 article's released queries; candidates of articles with none count in `overall` only.
 One grouping holds one article's rows; training holds at most `hardness_train_queries`.

@@ -1,5 +1,7 @@
-"""The adversarial_filter stage: every candidate scored by the reader of its own fold; the
-queries it answers are dropped (paper section 3.3).
+"""The adversarial_filter stage: every candidate scored by the reader of its own fold
+and/or by AFLite (`adversary_kind`: kfold, aflite, kfold+aflite, the default); the
+queries an adversary answers are dropped and never kept (paper section 3.3; the drop
+sampler after it only drops, unless `balance` readmit is asked for).
 
 Writes DIR/filtered/{scored,kept,errors,rejected}/ and stats/adversarial_filter.json; the
 funnel has two steps: `adversary` (in: candidates, out: the queries it leaves; rejected:
@@ -45,15 +47,13 @@ def graph(p, config: FilterConfig, metas: list, device: str, hints=None, check_f
     from transforms.machine_filtering.balance import BalancePlan
     from transforms.machine_filtering.decide import Decide, meta
     from transforms.machine_filtering.release import release_step
-    from transforms.machine_filtering.scoring import (ERROR_SCHEMA, ScoreWithAdversary,
-                                                      assign_fold)
+    from transforms.machine_filtering.scoring import ERROR_SCHEMA, assign_fold
     paths, k = config.paths, len(metas)
-    rows = (p
-            | "ReadCandidates" >> beam.io.ReadFromParquet(parquet_pattern(paths.candidates),
+    rows = p | "ReadCandidates" >> beam.io.ReadFromParquet(parquet_pattern(paths.candidates),
                                                           validate=check_files)
-            | "AssignFold" >> beam.Map(assign_fold, k))
-    scored, errors, batch_counts = rows | "AdversarialFilter" >> ScoreWithAdversary(
-        paths.adversary, config.settings, metas, device, hints)
+    if k:      # the fold of the k-fold readers; without them, the generate job's column
+        rows = rows | "AssignFold" >> beam.Map(assign_fold, k)
+    scored, errors, batch_counts = adversaries(rows, config, metas, device, hints)
     plan = scored | "BalancePlan" >> BalancePlan(config.settings)
     untrained = untrained_folds(metas)
     decided = accounted(scored, "Decide", Decide(config.settings.balance_salt, untrained),
@@ -72,9 +72,34 @@ def graph(p, config: FilterConfig, metas: list, device: str, hints=None, check_f
           "rejected", REJECTED_SCHEMA)
     ((decided[COUNTS], released[COUNTS], batch_counts) | "AllCounts" >> beam.Flatten()
      | "Funnel" >> WriteFunnel(
-        io_utils.join(paths.output, STATS_FILE), STEPS, meta(metas, paths), summarise,
+        io_utils.join(paths.output, STATS_FILE), STEPS, meta(metas, paths, config.settings), summarise,
         first_in=first_in))
     return scored, errors
+
+
+def adversaries(rows, config: FilterConfig, metas: list, device: str, hints=None):
+    """(scored rows, error rows, counts): the k-fold readers' verdicts (RunInference),
+    AFLite's, or both merged (`adversary` setting: a query is answered when either
+    answers it)."""
+    import apache_beam as beam
+    from transforms.machine_filtering.scoring import (ScoreWithAdversary, error_row,
+                                                      unscored_row)
+    s, parts_errors, parts_counts = config.settings, [], []
+    scored = rows
+    if s.uses_kfold():
+        scored, errors, counts = rows | "AdversarialFilter" >> ScoreWithAdversary(
+            config.paths.adversary, s, metas, device, hints)
+        parts_errors.append(errors)
+        parts_counts.append(counts)
+    if s.uses_aflite():
+        from transforms.machine_filtering.aflite import AfliteVerdicts
+        verdicts, failures, counts = scored | "AFLite" >> AfliteVerdicts(s.aflite())
+        unscored = failures | "AfliteUnscored" >> beam.Map(unscored_row)
+        scored = (verdicts, unscored) | "AfliteScored" >> beam.Flatten()
+        parts_errors.append(failures | "AfliteErrorRows" >> beam.Map(error_row))
+        parts_counts.append(counts)
+    return (scored, tuple(parts_errors) | "AllErrors" >> beam.Flatten(),
+            tuple(parts_counts) | "AdversaryCounts" >> beam.Flatten())
 
 
 def summarise(accounts) -> dict:
@@ -86,12 +111,16 @@ def summarise(accounts) -> dict:
     dropped = a["reasons"].get("answered_by_adversary", 0) + balance
     errors = a["reasons"].get("scoring_error", 0)
     scored = a["out"] + dropped
+    readmitted = sum(v for k, v in a.items() if k.startswith("readmitted."))
+    answered = a["reasons"].get("answered_by_adversary", 0) + readmitted
     return {"in": a["in"], "scored": scored, "dropped": dropped,
             "release_rejected": r["rejected"], "kept": r["out"], "errors": errors,
             "drop_share": dropped / scored if scored else None, "adversary_kept": a["out"],
             "release": {"rejected": r["rejected"], "reasons": r["reasons"]},
-            "readmitted": sum(v for k, v in a.items() if k.startswith("readmitted.")),
+            "answered": answered, "answered_share": answered / scored if scored else None,
+            "readmitted": readmitted, "kept_answered": readmitted,
             "dropped_for_balance": balance,
+            "balance_drop_share": balance / scored if scored else None,
             "most_frequent_share": shares(a),
             "max_rows_in_memory": a.get("max_rows_in_memory", 0),
             "max_group": {"batch": a.get("max_group", 0)}}
@@ -157,12 +186,13 @@ def run(config: FilterConfig, runtime: Runtime = Runtime()) -> dict:
     if problems:
         raise InputError("adversarial_filter: " + "; ".join(problems))
     upstream = manifest.check(paths.candidates, "candidates")
-    metas = load_metas(paths.adversary)
+    metas = load_metas(paths.adversary) if s.uses_kfold() else []
     check_models(paths.adversary, metas)
     hints = runtime.hints()
     device = handler_device(s.device, hints)
-    log.info("adversarial_filter: %d-fold %s adversary on %s (%s) -> %s", len(metas),
-             metas[0]["model"], paths.candidates, device, paths.output)
+    log.info("adversarial_filter: %s adversary (%s) on %s (%s) -> %s", s.adversary_kind,
+             f"{len(metas)}-fold {metas[0]['model']}" if metas else "no fold readers",
+             paths.candidates, device, paths.output)
     display = Display(NAME, ("adversary", "queries", upstream["rows"]),
                       {"adversary": "left by the adversary", "release": "kept"})
     seconds = run_pipeline(NAME, lambda p: graph(p, config, metas, device, hints,
