@@ -47,6 +47,20 @@ def _n(x: int) -> str:
     return f"{x:,}"
 
 
+def adversary_name(stats: dict) -> str:
+    """Who scored the candidates: the k-fold readers, AFLite, or both (the filter's
+    `adversary` setting, else the train_folds summary alone)."""
+    adversary = stats.get("adversary") or {}
+    kind = (stats.get("filter") or {}).get("adversary") or "kfold"
+    readers = (f"{adversary['folds']}-fold `{adversary['model']}` readers"
+               if adversary.get("model") else "fold readers")
+    if kind == "aflite":
+        return "the adversary (AFLite)"
+    if "aflite" in kind:
+        return f"the adversary ({readers} and AFLite; a query is answered when either answers it)"
+    return f"the adversary ({readers})"
+
+
 def filter_sentence(stats: dict) -> str:
     """The sentence (empty when the funnel has no adversary step)."""
     account = ((stats.get("funnel") or {}).get("stages") or {}).get("adversary")
@@ -54,8 +68,7 @@ def filter_sentence(stats: dict) -> str:
         return ""
     c = filter_counts(account)
     adversary = stats.get("adversary") or {}
-    who = (f"the {adversary['folds']}-fold `{adversary['model']}` adversary"
-           if adversary.get("model") else "the adversary")
+    who = adversary_name(stats)
     parts = [f"{_n(c['answered'])} were answered by it and filtered out (`{ANSWERED}`)",
              f"{_n(c['balance'])} were dropped for balance although it did not answer them"
              + (f" (`{'`, `'.join(c['balance_reasons'])}`)" if c["balance_reasons"] else "")]

@@ -50,14 +50,25 @@ def _table(rows: dict, fmt, first: str) -> list:
     return lines
 
 
+OVERALL = "overall"
+
+
+def _overall_name(name: str, split: str) -> str:
+    """The overall row holds every split scored: all three for `most_frequent`, dev and
+    test for the trained baselines and the reader."""
+    if split != OVERALL:
+        return split
+    return "all splits" if name == "most_frequent" else "dev + test"
+
+
 def baseline_lines(h: dict) -> list:
     lines = ["| baseline | split | " + " | ".join(n for _, n in SECTIONS) + " |",
              "|---|---|" + "---:|" * len(SECTIONS)]
     for name in CATALOG:
         per = h.get("baselines", {}).get(name, {})
-        for split in SPLITS:
+        for split in SPLITS + (OVERALL,):
             if split in per:
-                lines.append(f"| {label(name)} | {split} | "
+                lines.append(f"| {label(name)} | {_overall_name(name, split)} | "
                              + " | ".join(_cell(per[split].get(k)) for k, _ in SECTIONS) + " |")
     lines += ["", "Baselines (each name means one rule wherever it appears: these tables, "
               "`stats.json` and `python -m beam_pipelines.evaluate --baseline most_frequent`, "
@@ -133,8 +144,8 @@ def hardness_lines(stats: dict) -> list:
                   "and type), so on a small split the two can score alike; where they differ "
                   "the table above shows it."]
     if h.get("adversary_answered"):
-        lines += ["", "Queries the adversary answered (its fold reader's prediction was a "
-                  "gold answer), from `filtered/scored/`:", ""]
+        lines += ["", "Queries the adversary answered (`adversary_correct`: its prediction, a "
+                  "fold reader's or AFLite's, was a gold answer), from `filtered/scored/`:", ""]
         lines += _table(h["adversary_answered"], _answered, "split")
     lines += [""] + reference_lines(h) + [""]
     return lines
