@@ -27,6 +27,18 @@ RECORD_FLAGS = {
     "only_entity_of_label": 1, "answer_in_query": 2, "copied_context": 0,
     "incomplete_answers": 1, "sibling": 5, "caption_like": 0, "promotion_line": 1,
 }
+#: the same flags over 123 real ReCoRD dev queries: the official ReCoRD explorer's examples
+#: (github:sheng-z/ReCoRD-explorer `dataset/examples.json`, sha256 06142dd0e3c6...,
+#: converted to the official JSON layout; kept outside the repository), measured with
+#: `python -m benchmarks.item_flags --record_json FILE`. The explorer shows one query per
+#: passage, so its sibling share is not measurable (None).
+RECORD_DEV_FLAGS = {
+    "source": "the official ReCoRD explorer's 123 dev examples (github:sheng-z/ReCoRD-explorer "
+              "dataset/examples.json), python -m benchmarks.item_flags",
+    "queries": 123, "passages": 122,
+    "only_entity_of_label": 17, "answer_in_query": 16, "copied_context": 0,
+    "incomplete_answers": 9, "sibling": None, "caption_like": 0, "promotion_line": 4,
+}
 FLAG_NAMES = {
     "only_entity_of_label": "the answer is the only passage entity of its label",
     "answer_in_query": "an answer alias is written elsewhere in the query",
@@ -51,7 +63,8 @@ def item_flag_counts(released):
 def section(flat: dict) -> dict:
     """stats.json `item_quality` from the summed counts (labels: none yet)."""
     counts = {k.split(".", 1)[1]: v for k, v in flat.items() if k.startswith(STEP + ".")}
-    return {"flags": flags.summarise(counts), "record": RECORD_FLAGS, "labels": None}
+    return {"flags": flags.summarise(counts), "record": RECORD_FLAGS,
+            "record_dev": RECORD_DEV_FLAGS, "labels": None}
 
 
 def _released_ids(dataset: str) -> set:
@@ -112,15 +125,22 @@ def item_quality_lines(stats: dict) -> list:
     if not iq:
         return []
     f, rec = iq["flags"], iq["record"]
+    dev = iq.get("record_dev")
     n = f["queries"]
     lines = ["## Item quality", "",
              f"Automated flags over all {n:,} released queries (lower bounds on each "
              "defect; `transforms/quality/flags.py`), beside real ReCoRD measured with the "
-             f"same code ({rec['source']}; n = {rec['queries']} queries, so its shares are "
+             "same code" + (f" on {dev['source']} (dev, n = {dev['queries']})" if dev else "")
+             + f" and on {rec['source']} (n = {rec['queries']} queries, so its shares are "
              "rough)." + release_sentence(stats), "",
-             "| flag | this release | ReCoRD |", "|---|---:|---:|"]
+             "| flag | this release | " + ("ReCoRD dev | " if dev else "") + "ReCoRD samples |",
+             "|---|---:|" + ("---:|" if dev else "") + "---:|"]
     for key, name in FLAG_NAMES.items():
-        lines.append(f"| {name} | {_pct(f[key]['n'], n)} | {_pct(rec[key], rec['queries'])} |")
+        cells = [_pct(f[key]["n"], n)]
+        if dev:
+            cells.append("-" if dev.get(key) is None else _pct(dev[key], dev["queries"]))
+        cells.append(_pct(rec[key], rec["queries"]))
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines.append("")
     labels = iq.get("labels")
     if labels and labels["n"]:
