@@ -32,6 +32,8 @@ INSTALL_REQUIRES = [
     "pycountry>=26.2.16",       # coreference: ISO country names (with countries.py demonyms)
     "ftfy>=6.3.1,<7",           # mojibake repair at the door
     "datasketch>=2.0.0,<3",     # near-duplicate stories: MinHash + LSH
+    "confusable-homoglyphs>=3.3.1,<4",  # ... signed with look-alike letters folded (UTS #39)
+    "regex>=2026.11.19",        # ... and Unicode properties (default-ignorable code points)
     "huggingface-hub>=2.4.0,<3",  # publish: upload a release folder
 ]
 

@@ -3,8 +3,8 @@ import os
 import signal
 import sys
 
-# The Beam commands and publish answer Ctrl-C from one thread (beam_pipelines/common.py): run as a command
-# (`python -m beam_pipelines.<x>` or a `record-*` console script), SIGINT is blocked before any
+# The Beam commands and publish answer Ctrl-C and SIGTERM from one thread (beam_pipelines/common.py): run as a command
+# (`python -m beam_pipelines.<x>` or a `record-*` console script), SIGINT and SIGTERM are blocked before any
 # import can start a thread, so that every thread inherits the block. The other commands
 # (validate, evaluate, preview, human_validation) keep Python's KeyboardInterrupt.
 _WATCHED = {"generate", "train_folds", "adversarial_filter", "finalize", "build", "publish"}
@@ -19,4 +19,4 @@ def _command() -> str:
 
 
 if _command() in _WATCHED and hasattr(signal, "pthread_sigmask"):
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})

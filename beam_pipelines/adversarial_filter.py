@@ -1,13 +1,15 @@
-"""Score every candidate with the reader of its own fold and keep those it gets wrong
-(paper section 3.3: SAN answered 68% of the triples; only the rest were kept).
+"""Score every candidate with the reader of its own fold and/or AFLite and keep those no
+adversary answers (paper section 3.3: SAN answered 68% of the triples; only the rest were
+kept).
 
     python -m beam_pipelines.adversarial_filter --candidates DIR/candidates \
-        --adversary DIR/adversary --output DIR/filtered [--accelerator_type ...] [Beam options]
+        --adversary DIR/adversary --output DIR/filtered [--adversary_kind kfold+aflite|kfold|aflite]
+        [--accelerator_type ...] [Beam options]
 
 Writes DIR/filtered/scored/*.parquet (every candidate with adversary_prediction and
 adversary_correct, both null where it failed to score), kept/*.parquet (adversary_correct
-== False), errors/*.parquet (id, fold, error), rejected/*.parquet and
-stats/adversarial_filter.json. A fold model that does not load, or errors above
+== False, then through the release rules: docs/adversary.md), errors/*.parquet (id, fold,
+error), rejected/*.parquet and stats/adversarial_filter.json. A fold model that does not load, or errors above
 --max_error_share (default 0), fail the command with one line.
 """
 from beam_pipelines import common
@@ -43,7 +45,7 @@ def graph(p, argv, build_args=None):
     model = getattr(build_args, "model", "lexical")
     folds = getattr(build_args, "folds", 5)
     metas = [{"fold": f, "folds": folds, "model": model, "model_params": {},
-              "checkpoint": "model.pt"} for f in range(folds)]
+              "checkpoint": "model.pt"} for f in range(folds) if config.settings.uses_kfold()]
     hints = gpu_hints(args)
     filter_stage.graph(p, config, metas, filter_stage.handler_device(config.settings.device,
                                                                      hints),

@@ -82,6 +82,11 @@ def compose(args, toml: dict, where: str) -> BuildConfig:
     if unknown:
         raise common.InputError(f"{where}: unknown key(s) {', '.join(unknown)} (top level: "
                                 f"{', '.join(TOP_KEYS)}; tables: {', '.join(STAGE_NAMES)})")
+    from transforms.ingestion.specs import SpecError, check_top_level
+    try:
+        check_top_level(toml, where)
+    except SpecError as err:
+        raise common.InputError(str(err)) from None
     settings = BuildSettings()
     for name, leaves in SECTIONS:
         table = toml.get(name, {})
@@ -208,6 +213,9 @@ def report(config: BuildConfig) -> None:
         sizes = "see stats.json"
     log.info("build: dataset in %s (%s); read a few queries: python -m beam_pipelines.preview "
              "%s", dataset, sizes, config.paths.output)
+    from transforms.finalize.fingerprint import on_card
+    print(f"release fingerprint {on_card(dataset)} (check a copy with python -m "
+          f"beam_pipelines.validate DIR/dataset --expect FINGERPRINT)", flush=True)
 
 
 def main():

@@ -5,6 +5,7 @@ imported after the flags are parsed, so `--help` answers at once.
 """
 import argparse
 import atexit
+import errno
 import logging
 import os
 import pathlib
@@ -18,10 +19,11 @@ import threading
 from transforms.core import procfs
 from transforms.core.preflight import InputError  # noqa: F401 - re-exported
 from transforms.core.stage import CURRENT, pipeline_options  # noqa: F401 - re-exported
+from transforms.core.stage import WORKER_STDERR, run_cleanups
+from transforms.core.stage import on_exit as stage_on_exit
 
 PROJECT_DIR = pathlib.Path(__file__).resolve().parents[1]
 SAMPLE_CORPUS = PROJECT_DIR / "beam_pipelines" / "sample_corpus"
-_CLEANUPS = []   # callables run on exit, failure and Ctrl-C (staging, locks, temp files)
 
 
 def sample_inputs() -> list:
@@ -31,17 +33,11 @@ def sample_inputs() -> list:
 
 def on_exit(fn):
     """Run `fn` when the command ends, however it ends (returns a remover)."""
-    _CLEANUPS.append(fn)
-    return lambda: _CLEANUPS.remove(fn) if fn in _CLEANUPS else None
+    return stage_on_exit(fn)
 
 
 def _run_cleanups():
-    while _CLEANUPS:
-        fn = _CLEANUPS.pop()
-        try:
-            fn()
-        except Exception:  # noqa: BLE001 - cleaning up must not hide the real outcome
-            pass
+    run_cleanups()
 
 
 # --- flags ------------------------------------------------------------------------------
@@ -55,6 +51,20 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message):
         raise SystemExit(f"error: {message} (see --help)")
+
+    def parse_known_args(self, args=None, namespace=None):
+        """As argparse, then every URL argument's protocols checked (`GS://`, `s3://`
+        without s3fs: one line, before anything is read)."""
+        from transforms.core.preflight import InputError, check_protocols
+        parsed, rest = super().parse_known_args(args, namespace)
+        for value in vars(parsed).values():
+            for v in value if isinstance(value, (list, tuple)) else (value,):
+                if isinstance(v, str) and "://" in v:
+                    try:
+                        check_protocols(v)
+                    except InputError as err:
+                        raise SystemExit(f"error: {err}") from None
+        return parsed, rest
 
 
 def parser(description: str) -> argparse.ArgumentParser:
@@ -91,14 +101,24 @@ def add_workers_flag(p, default_help="one per core"):
 
 # --- running ----------------------------------------------------------------------------
 
-def _interrupted(command: str):
+def _interrupted(command: str, signum: int = signal.SIGINT):
     stage = CURRENT["stage"] or command
+    if signum == signal.SIGTERM:
+        _abort(f"\nterminated (SIGTERM) during {stage}; its worker processes are stopped; run "
+               "the same command to resume", 128 + signal.SIGTERM)
     _abort(f"\ninterrupted during {stage}; run the same command to resume", 130)
 
 
+_ABORTING = threading.Lock()
+
+
 def _abort(message: str, code: int):
-    """One line, then the command ends at once: its worker processes are stopped, its
-    clean-ups run (locks, temporary files), nothing else is printed."""
+    """One line, then the command ends at once: its worker processes are stopped (and
+    waited for, a few seconds at most), its clean-ups run (locks, staging and temporary
+    folders), nothing else is printed. The first caller wins: a worker that dies of the
+    same stop does not add its own line."""
+    if not _ABORTING.acquire(blocking=False):
+        return
     print(message, file=sys.stderr, flush=True)
     # nothing more reaches the terminal: the runner's threads would report the workers'
     # ends as errors while the command winds down
@@ -106,13 +126,33 @@ def _abort(message: str, code: int):
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
     logging.disable(logging.CRITICAL)
-    for pid in set(procfs.tree(os.getpid())) - {os.getpid()}:
-        try:
-            os.kill(pid, signal.SIGTERM)
-        except OSError:
-            pass
+    _stop_workers()
     _run_cleanups()
     os._exit(code)
+
+
+def _stop_workers(wait_s: float = 5.0) -> None:
+    """SIGKILL every process under this one (they ignore SIGINT and SIGTERM, see
+    `_watch_stops`), then wait until none is left running."""
+    import time
+    mine = set(procfs.tree(os.getpid())) - {os.getpid()}
+    for pid in mine:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    deadline = time.monotonic() + wait_s
+    while mine and time.monotonic() < deadline:
+        mine = {pid for pid in mine if procfs.stat(pid) is not None and not _zombie(pid)}
+        time.sleep(0.05)
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return True
 
 
 _WORKER_EXIT = re.compile(r"Worker subprocess exited with return code (-?\d+)")
@@ -149,28 +189,35 @@ def _watch_workers(command: str):
     threading.excepthook = hook
 
 
-def _watch_ctrl_c(command: str):
-    """SIGINT is blocked in every thread and one thread waits for it, ending the command with
-    one line and exit 130. It is also ignored: worker processes start with the mask cleared
-    (subprocess resets it) but keep an ignored signal, so they print no KeyboardInterrupt of
-    their own; a blocked signal still reaches `sigwait` while ignored (Linux)."""
+STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _watch_stops(command: str):
+    """SIGINT (Ctrl-C) and SIGTERM (`kill`, a service manager's stop) are blocked in every
+    thread and one thread waits for them, ending the command with one line (exit 130, or
+    143 for SIGTERM) after stopping every worker process and running the clean-ups (lock,
+    staging and temporary folders). Both are also ignored: worker processes keep an ignored
+    signal across exec, so they print no KeyboardInterrupt of their own and a signal sent to
+    the whole process group reaches only this command, which ends them (SIGKILL); a blocked
+    signal still reaches `sigwait` while ignored (Linux)."""
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         return
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    for signum in STOPS:
+        signal.signal(signum, signal.SIG_IGN)
 
     def wait():
-        signal.sigwait({signal.SIGINT})
-        _interrupted(command)
+        _interrupted(command, signal.sigwait(STOPS))
 
-    threading.Thread(target=wait, name="ctrl-c", daemon=True).start()
+    threading.Thread(target=wait, name="stops", daemon=True).start()
 
 
 def _private_tmp():
     """A temporary folder for this command and its workers, removed when it ends (Beam's
-    address/lock files, torch's caches)."""
+    address/lock files, torch's caches, the workers' own stderr)."""
     tmp = tempfile.mkdtemp(prefix="record-builder-")
     os.environ["TMPDIR"] = tmp
+    os.environ[WORKER_STDERR] = os.path.join(tmp, "workers.stderr")
     os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", os.path.join(tmp, "torchinductor"))
     tempfile.tempdir = tmp
     on_exit(lambda: shutil.rmtree(tmp, ignore_errors=True))
@@ -181,8 +228,9 @@ def run_main(run, command: str = None) -> None:
     from transforms.core.manifest import ManifestError
     from transforms.core.stage import StageFailed
     command = command or pathlib.Path(sys.argv[0]).stem
+    sys.stderr = _NoWorkerTracebacks(sys.stderr)
     setup_logging()
-    _watch_ctrl_c(command)
+    _watch_stops(command)
     _watch_workers(command)
     _private_tmp()
     atexit.register(_run_cleanups)
@@ -192,11 +240,66 @@ def run_main(run, command: str = None) -> None:
             NotADirectoryError) as err:
         _run_cleanups()
         raise SystemExit(f"error: {err}") from None
+    except Exception as err:
+        line = os_error_line(CURRENT["stage"] or command, err)
+        if line is None:
+            raise
+        _run_cleanups()
+        raise SystemExit(line) from None
     finally:
         _run_cleanups()
 
 
+#: errno -> what the one line says (a disk that is full, a folder the user may not write).
+OS_ERRORS = {errno.ENOSPC: "no space left on device", errno.EDQUOT: "disk quota exceeded",
+             errno.EFBIG: "file too large (a file size limit)", errno.EROFS: "read-only file system",
+             errno.EACCES: "permission denied", errno.EPERM: "operation not permitted"}
+_ERRNO_TEXT = re.compile(r"\[Errno (\d+)\] [^:'\n]*(?::\s*'([^'\n]*)')?")
+
+
+def os_error_line(stage: str, err: BaseException):
+    """The one line for a full disk or a permission error, wherever it was raised (in this
+    process, or in a worker whose traceback the runner passes on as text); None for any
+    other error."""
+    seen, found = set(), None
+    while err is not None and id(err) not in seen and found is None:
+        seen.add(id(err))
+        if isinstance(err, OSError) and err.errno in OS_ERRORS:
+            found = (err.errno, err.filename)
+        else:
+            for m in _ERRNO_TEXT.finditer(str(err)):
+                if int(m.group(1)) in OS_ERRORS:
+                    found = (int(m.group(1)), m.group(2))
+                    break
+        err = err.__cause__ or err.__context__
+    if found is None:
+        return None
+    code, path = found
+    where = f" at {path}" if path else ""
+    return (f"error: {OS_ERRORS[code]}{where} during {stage}; nothing was replaced (a "
+            "release already in place is untouched): free space or fix the permissions and "
+            "run the same command")
+
+
 # --- logging ----------------------------------------------------------------------------
+
+class _NoWorkerTracebacks:
+    """stderr without the tracebacks Beam's in-process SDK harness prints whole, in one
+    write, for a DoFn's error: the runner raises the same error in the command, which
+    reports it (one line for a user's error, the traceback otherwise). Python's own
+    tracebacks are written a line at a time and pass."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        if text.startswith("Traceback (most recent call last):") and text.count("\n") > 1:
+            return len(text)
+        return self._stream.write(text)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
 
 class _WorkerLogFilter(logging.Filter):
     """Multi-process DirectRunner workers forward their logs through the job service as
@@ -211,12 +314,23 @@ class _WorkerLogFilter(logging.Filter):
         text = record.getMessage()
         if any(n in text for n in self.NOISE):
             return False
+        if record.levelno >= logging.ERROR and "Traceback (most recent call last)" in text:
+            return False    # a DoFn's error: the runner raises it in the command as well
         if record.levelno < logging.WARNING and not any(o in text for o in self.OURS):
             return False
         found = self.MESSAGE.search(text)
         if found:
             record.msg, record.args = "worker: " + found.group(1).replace('\\"', '"'), ()
         return True
+
+
+class _DropRaisedErrors(logging.Filter):
+    """Beam's runner logs a DoFn's error with its traceback, then raises it in the command,
+    which reports it: one line for a user's error (a full disk), the traceback otherwise."""
+
+    def filter(self, record):
+        return not (record.name.startswith("apache_beam.runners") and record.exc_info
+                    and record.levelno >= logging.ERROR)
 
 
 class _DropMessages(logging.Filter):
@@ -238,3 +352,4 @@ def setup_logging(level=logging.INFO):
     # Beam's PyTorch handlers log this once per fold model on the root logger
     for handler in logging.getLogger().handlers:
         handler.addFilter(_DropMessages("Device is set to"))
+        handler.addFilter(_DropRaisedErrors())

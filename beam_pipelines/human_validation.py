@@ -10,8 +10,11 @@ the HITs, ingest the answers.
   serve   --hits DIR/hits --db annotations.sqlite [--host 127.0.0.1] [--port P]
           the HIT pages for workers holding a token; answers stored in SQLite; a worker
           may answer only the HIT served to them, within --assignments and --hits_per_worker
+          --show_model_answer: model in the loop (the adversary's answer, after the worker's)
   ingest  --results RESULTS.csv|annotations.sqlite|labelstudio.json --output DIR/validated
           worker checks (first answer per query, gold accuracy), one verdict per triple
+  simulate --hits DIR/hits --db annotations.sqlite [--url http://127.0.0.1:PORT]
+          seeded simulated workers answer through the running server (a study rehearsal)
 """
 import argparse
 import csv
@@ -31,6 +34,11 @@ QUALITY = list(C.leaves(Q.QualityConfig))
 def _serve_leaves() -> list:
     from transforms.human_filtering.app import ServeConfig
     return list(C.leaves(ServeConfig))
+
+
+def _sim_leaves() -> list:
+    from transforms.human_filtering.simulate import SimConfig
+    return list(C.leaves(SimConfig))
 
 
 def _dashed(parser, leaves_) -> None:
@@ -99,9 +107,24 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--results", required=True,
                    help="MTurk results CSV, annotations.sqlite, or a Label Studio JSON export")
     p.add_argument("--output", required=True, help="DIR/validated")
-    p.add_argument("--hits", default=None, help="DIR/hits (needed for a Label Studio export)")
+    p.add_argument("--hits", default=None,
+                   help="DIR/hits the results answer (needed for an MTurk CSV or a Label "
+                        "Studio export: rows are checked against these HITs)")
     C.add_flags(p, QUALITY, "worker quality (the paper's numbers are the defaults)")
     _dashed(p, QUALITY)
+
+    p = sub.add_parser("simulate", help="rehearse a study: seeded simulated workers answer "
+                                        "through a running `serve` on 127.0.0.1")
+    p.add_argument("--hits", required=True, help="DIR/hits the server serves")
+    p.add_argument("--db", required=True, help="the server's database (the simulated "
+                                               "workers and their tokens are added to it)")
+    p.add_argument("--url", default=None, help="the server (default: where `serve` last "
+                                               "listened with this --db); 127.0.0.1 only")
+    p.add_argument("--workers", type=int, default=6, help="simulated workers (default 6)")
+    p.add_argument("--prefix", default="sim", help="their names: PREFIX-01, PREFIX-02, ...")
+    p.add_argument("--truth", default=None, help="write what each simulated answer was "
+                                                 "meant to be here (JSON lines)")
+    C.add_flags(p, _sim_leaves(), "simulated workers")
     return parser
 
 
@@ -143,6 +166,28 @@ def _serve(args):
     server.serve_forever()
 
 
+def _simulate(args):
+    import json
+    from transforms.human_filtering import db as D
+    from transforms.human_filtering import simulate, tokens
+    cfg = C.override(simulate.SimConfig(), _sim_leaves(), C.given(args, _sim_leaves())).check()
+    url = args.url or D.get_meta(args.db, "base_url")
+    if not url:
+        raise UserError("no --url, and `serve` has not run with --db %s" % args.db)
+    if not 1 <= args.workers <= 1000:
+        raise UserError("--workers must be 1 to 1000, got %d" % args.workers)
+    simulate.Client(url)                      # 127.0.0.1 only: checked before any worker is made
+    names = ["%s-%02d" % (args.prefix, i) for i in range(1, args.workers + 1)]
+    truth = simulate.run_study(url, args.hits, dict(tokens.add(args.db, names)), cfg)
+    if args.truth:
+        with open(args.truth, "w", encoding="utf-8") as f:
+            f.writelines(json.dumps(t, ensure_ascii=False, sort_keys=True) + "\n" for t in truth)
+    right = sum(t["right"] for t in truth)
+    print("%d simulated workers posted %d answers (%d right: %.1f%%) to %s" % (
+        len(names), len(truth), right, 100.0 * right / max(len(truth), 1), url))
+    return truth
+
+
 def run(argv=None):
     args = _parser().parse_args(argv)
     if args.command == "export":
@@ -155,6 +200,8 @@ def run(argv=None):
         return ingest(args.results, args.output, cfg, args.hits)
     if args.command == "workers":
         return _workers(args)
+    if args.command == "simulate":
+        return _simulate(args)
     if args.command == "participants":
         from transforms.human_filtering.prolific import import_participants
         n = import_participants(args.db, args.study, args.export)

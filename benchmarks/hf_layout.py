@@ -102,3 +102,91 @@ def dailymail_story(body: str, highlights, seed: int, break_share: float = 0.3,
     for h in highlights:
         lines += ["@highlight", h]
     return "\n\n".join(lines) + "\n", inserted
+
+
+# ------------------------------------------------------------- issue 32's patterns
+# Daily Mail page furniture a new user met in released queries (issue 32), put into real
+# Daily Mail text so that what must go is known; each kind has its own needles (the text
+# that must reach no passage) and the clean reason expected to count it.
+LABELS = ("Happy days", "Defiant", "All smiles", "Under fire", "Scene of the crash")
+PATTERN_REASONS = {
+    "caption_sentence": ("caption", "wrap_caption"),
+    "caption_label": ("caption_label", "caption", "wrap_caption"),
+    "repeated_lead": ("repeated_lead", "caption"),
+    "position_note": ("position_note",),
+    "promotion": ("promotion",),
+    "highlight_promotion": ("highlight_promotion",),
+    "broken_highlight": ("highlight_rejoined",),
+}
+
+
+def dailymail_patterns_story(body: str, highlights, seed: int) -> tuple:
+    """(.story text, {kind: [needles]}) for a Daily Mail article body with one of each of
+    issue 32's patterns put in: a caption sentence on a line of its own ("X is pictured
+    here ..."), a labelled caption ("Defiant: X arrives ..."), the lead repeated as a
+    caption just before a sentence, a photo note between commas (", pictured left,"),
+    promotions in the body and in the highlights, and the first highlight broken into
+    bullets of one or two words. The byline and the line breaks are as
+    `dailymail_story` writes them."""
+    rng = random.Random(seed)
+    names = _NAME.findall(body) or ["Local residents"]
+    name = rng.choice(names)
+    sents = sentences_of(body)
+    needles = {k: [] for k in PATTERN_REASONS}
+    lines = ["By", "Daily Mail Reporter", "PUBLISHED:", "10:02 EST, 4 May 2014", "|",
+             "UPDATED:", "12:15 EST, 4 May 2014"]
+    lead = sents[0] if sents else ""
+    for i, s in enumerate(sents):
+        m = _NAME.search(s) if i >= 1 and not needles["position_note"] else None
+        if m and s[m.end():m.end() + 1] == " ":
+            s = s[:m.end()] + ", pictured left," + s[m.end():]
+            needles["position_note"].append("pictured left")
+        lines.append(s)
+        if i == 0:
+            caption = f"{name} is pictured here at the launch of the campaign in London"
+            lines.append(caption)
+            needles["caption_sentence"].append(caption)
+        elif i == 2:
+            label, caption = rng.choice(LABELS), f"{name} arrives at the court on Tuesday"
+            lines.append(f"{label}: {caption}")
+            needles["caption_label"] += [label + ":", caption]
+        elif i == 3 and len(lead.split()) >= 8:
+            lines.append(lead.rstrip(".!?'\"’”"))
+            needles["repeated_lead"].append(lead.rstrip(".!?'\"’”"))
+        elif i == 4:
+            promo = rng.choice(("CLICK HERE for all the latest news from the courts",
+                                "Follow us on Twitter @MailOnline for the latest",
+                                "Vote now in our poll below", "Share this article with a friend"))
+            lines.append(promo)
+            needles["promotion"].append(promo)
+    highlights = list(highlights)
+    if highlights and len(highlights[0].split()) >= 4:
+        words = highlights[0].split()
+        bullets = [" ".join(words[j:j + 2]) for j in range(0, len(words), 2)]
+        highlights = bullets + highlights[1:]
+        needles["broken_highlight"] += bullets[:1]
+    promos = [f"READ: {name} speaks out about the case", "CLICK HERE for more pictures"]
+    highlights += promos
+    needles["highlight_promotion"] += promos
+    for h in highlights:
+        lines += ["@highlight", h]
+    return "\n\n".join(lines) + "\n", needles
+
+
+def story_to_jsonl_row(text: str, story_id: str) -> dict:
+    """One .story text -> a JSON-lines row as cnndm_test250 has them: `article` the body's
+    lines joined by spaces (no paragraph breaks, no wrap dots), `highlights` a list."""
+    body, highlights, highlight_next = [], [], False
+    for line in (ln.strip() for ln in text.splitlines()):
+        if not line:
+            continue
+        if line.startswith("@highlight"):
+            highlight_next = True
+        elif highlight_next:
+            highlights.append(line)
+        else:
+            body.append(line)
+    if body[:1] == ["By"]:
+        body = body[7:]          # JSON-lines exports carry no byline
+    return {"id": story_id, "source": "dailymail", "article": " ".join(body),
+            "highlights": highlights}

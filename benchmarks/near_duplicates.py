@@ -20,7 +20,8 @@ reaching 100 words, and the highlights), `released` (what finalize's rows hold: 
 passage plus about a third of the later sentences as query sentences) and the `full`
 article, which generate signs. Prints the similarity quantiles per kind and text, then
 the clustering's pairwise precision and recall per threshold on the full text (MinHash,
-LSH with the default bands, components), as docs/finalize.md reports them.
+LSH with the default bands, components bounded as finalize bounds them: bridges and cut
+articles rejected, counted), as docs/finalize.md reports them.
 """
 import argparse
 import glob
@@ -191,7 +192,7 @@ def measure(root: pathlib.Path, stories: int, per_topic: int,
     rows = []
     for t in THRESHOLDS:
         cfg = N.NearDupConfig(**{**config.__dict__, "near_dup_threshold": t})
-        clusters = N.components(N.similar_pairs(sigs, cfg))
+        clusters, rejected = N.clusters_of(sigs, cfg)
         members = {}
         for a, c in clusters.items():
             members.setdefault(c, []).append(a)
@@ -206,10 +207,20 @@ def measure(root: pathlib.Path, stories: int, per_topic: int,
         rows.append({"threshold": t, "clusters": len(members), "pairs_together": len(together),
                      "precision": round(tp / len(together), 4) if together else 1.0,
                      "recall": round(found / len(positives), 4), "wrong_merges": len(together) - tp,
-                     "recall_by_kind": by_kind})
+                     "recall_by_kind": by_kind, "largest": max(map(len, members.values()), default=0),
+                     "rejected": len(rejected),
+                     "rejected_bridges": sum(r == "bridge" for r in rejected.values()),
+                     "version_pairs_split": split_pairs(positives, clusters, rejected)})
     report["clustering"] = rows
     report["config"] = dict(sign.__dict__, **config.__dict__)
     return report
+
+
+def split_pairs(positives, clusters: dict, rejected: dict) -> int:
+    """Version pairs both kept and not in one cluster (they could land in two splits)."""
+    return sum(x not in rejected and y not in rejected
+               and (clusters.get(x) is None or clusters.get(x) != clusters.get(y))
+               for x, y in positives)
 
 
 def write_versions(root: pathlib.Path, out: pathlib.Path, n: int = 60) -> dict:
@@ -285,10 +296,12 @@ def main(argv=None) -> int:
         print(f"\nJaccard of 5-word shingles, text = {name}")
         for kind, q in kinds.items():
             print(f"  {kind:24s} " + " ".join(f"{k}={v}" for k, v in q.items()))
-    print(f"\nclustering ({TEXT} text, LSH then components)")
+    print(f"\nclustering ({TEXT} text, LSH, components, bounded)")
     for r in report["clustering"]:
         print(f"  t={r['threshold']:.2f} precision={r['precision']:.4f} recall={r['recall']:.4f} "
-              f"wrong_merges={r['wrong_merges']} by kind {r['recall_by_kind']}")
+              f"wrong_merges={r['wrong_merges']} largest={r['largest']} rejected={r['rejected']} "
+              f"(bridges {r['rejected_bridges']}) version pairs apart={r['version_pairs_split']} "
+              f"by kind {r['recall_by_kind']}")
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(report, indent=1))
     return 0

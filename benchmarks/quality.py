@@ -43,7 +43,8 @@ from transforms.curation.coref import RuleBasedResolver
 from transforms.curation.names import OFFICE_TITLES, TITLE_ABBREVIATIONS
 from transforms.generation.cloze import PLACEHOLDER, QueryConfig, passage_row, queries_for_sentence
 from transforms.generation.passages import HIGHLIGHT_SEP, PassageConfig, build_passage
-from transforms.generation.sentences import SentenceConfig, passage_ngrams, select_sentence
+from transforms.generation.sentences import (SentenceConfig, passage_ngrams, select_sentence,
+                                            singletons_unchecked)
 
 # Independent of the cleaning rules on purpose: what a reader sees as an artefact. A
 # caption label is a short capitalised label and a colon; "He said: '...'" is speech.
@@ -111,7 +112,7 @@ def run_chain(articles, annotator, rules="record", resolver=None):
     queries = []
     for i in range(0, len(cleaned), 16):
         for annotated in annotator.annotate(cleaned[i:i + 16]):
-            p = build_passage(annotated, PassageConfig(), resolver)
+            p = build_passage(annotated, PassageConfig(), resolver, rules)
             if isinstance(p, dict):
                 counts["passage:" + p["reason"]] += 1
                 continue
@@ -119,10 +120,11 @@ def run_chain(articles, annotator, rules="record", resolver=None):
             counts["passages_with_wrap_dot"] += bool(wraps.WRAP_DOT.search(p.text))
             counts["passage_tokens"] += p.n_tokens
             grams, clusters = passage_ngrams(p, sconf), p.clusters()
+            unchecked = singletons_unchecked(p, sconf)
             shared = passage_row(p, qconf)
             for s in p.sentences:
                 counts["sentences"] += 1
-                reason = select_sentence(s, grams, clusters, sconf)
+                reason = select_sentence(s, grams, clusters, sconf, unchecked)
                 if reason:
                     counts["sentence:" + reason] += 1
                     continue

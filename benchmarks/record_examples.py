@@ -7,7 +7,11 @@
   strings), `--hf_jsonl`: spans are every whole-word occurrence of an entity string.
 
 Each passage comes once (SuperGLUE's val lines repeat train passages), with its entity
-spans (end exclusive) and its queries, each with its gold answer spans.
+spans (end exclusive), its queries, each with its gold answer spans, and its split:
+`train`, `dev` (SuperGLUE's `val`) or `test`, read from the file name (a name that says
+none of them is dev: the official release is train.json and dev.json). ReCoRD made its
+train split from the public CNN/Daily Mail articles and dev/test from articles it crawled
+(paper section 3.1): `origin` gives the project's name for each.
 """
 import json
 import pathlib
@@ -32,6 +36,13 @@ class GoldPassage:
     text: str
     entities: tuple     # (start, end exclusive)
     queries: tuple      # of GoldQuery
+    split: str = "dev"  # train / dev / test
+
+    @property
+    def origin(self) -> str:
+        """The project's origin of the article: train came from the public corpus,
+        dev and test from crawled pages."""
+        return "public" if self.split == "train" else "crawled"
 
     @property
     def body(self) -> str:
@@ -40,6 +51,15 @@ class GoldPassage:
     @property
     def highlights(self) -> tuple:
         return tuple(self.text.split(HIGHLIGHT)[1:])
+
+
+def split_of(path) -> str:
+    """train / test / dev from a file name ("val" is SuperGLUE's dev); dev otherwise."""
+    name = pathlib.Path(path).name.lower()
+    for split in ("train", "test"):
+        if split in name:
+            return split
+    return "dev"
 
 
 def source_key(source) -> str:
@@ -55,19 +75,20 @@ def _answers(qa, text):
     return tuple(sorted(set(out)))
 
 
-def _from_official(item, pid) -> GoldPassage:
+def _from_official(item, pid, split="dev") -> GoldPassage:
     p = item["passage"]
     text = p["text"]
     ents = tuple(sorted({(e["start"], e["end"] + 1) for e in p["entities"]}))
     queries = tuple(GoldQuery(str(q.get("id", q.get("idx", f"{pid}-{i}"))), q["query"],
                               _answers(q, text))
                     for i, q in enumerate(item.get("qas", ())))
-    return GoldPassage(pid, source_key(item.get("source")), text, ents, queries)
+    return GoldPassage(pid, source_key(item.get("source")), text, ents, queries, split)
 
 
 def read_record_json(path) -> list:
     data = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))["data"]
-    return [_from_official(item, item.get("id", f"{path}:{i}")) for i, item in enumerate(data)]
+    return [_from_official(item, item.get("id", f"{path}:{i}"), split_of(path))
+            for i, item in enumerate(data)]
 
 
 def read_superglue_jsonl(path) -> list:
@@ -75,7 +96,8 @@ def read_superglue_jsonl(path) -> list:
     for i, line in enumerate(pathlib.Path(path).read_text(encoding="utf-8").splitlines()):
         if line.strip():
             item = json.loads(line)
-            out.append(_from_official(item, f"{pathlib.Path(path).name}:{item.get('idx', i)}"))
+            out.append(_from_official(item, f"{pathlib.Path(path).name}:{item.get('idx', i)}",
+                                      split_of(path)))
     return out
 
 
@@ -103,7 +125,7 @@ def read_hf_jsonl(path) -> list:
         prev = by_text.get(text)
         queries = (prev.queries if prev else ()) + (q,)
         by_text[text] = GoldPassage(str(idx.get("passage", i)), None, text,
-                                    tuple(sorted(spans)), queries)
+                                    tuple(sorted(spans)), queries, split_of(path))
     return list(by_text.values())
 
 
@@ -116,8 +138,9 @@ def merge(passages) -> list:
             continue
         have = {q.query for q in out[p.text].queries}
         extra = tuple(q for q in p.queries if q.query not in have)
-        out[p.text] = GoldPassage(out[p.text].pid, out[p.text].source, p.text,
-                                  out[p.text].entities, out[p.text].queries + extra)
+        first = out[p.text]
+        out[p.text] = GoldPassage(first.pid, first.source, p.text, first.entities,
+                                  first.queries + extra, first.split)
     return list(out.values())
 
 

@@ -10,7 +10,10 @@ body: ReCoRD's passage) -> `select_sentence` -> `queries_for_sentence`.
 
 Reported, per rule profile:
 - `regenerated`: share of real queries the job makes too (same sentence kept, the
-  placeholder at a gold answer: the query text is ReCoRD's);
+  placeholder at a gold answer: the query text is ReCoRD's); `removed_on_purpose`: real
+  queries made of what the project drops as no sentence of the story (a photo caption,
+  its label, a promotion: cause `removed:<reason>`), and `regenerated_share_of_story_
+  sentences`, the share regenerated of the others;
 - `answers_cover_gold`: share of those whose answers include every gold answer span;
 - `entities`: exact-span precision and recall of the passage entities against ReCoRD's;
 - `misses`: the cause of each real query not made (the rule that rejected its sentence,
@@ -34,9 +37,10 @@ from transforms.curation.annotation import AnnotateConfig, Annotator
 from transforms.curation.clean import clean_article
 from transforms.curation.coref import RuleBasedResolver
 from transforms.generation.cloze import QueryConfig, passage_row, queries_for_sentence
-from transforms.generation.passages import (PassageConfig, build_passage, cased_ngrams,
-                                            cased_words, ngrams)
-from transforms.generation.sentences import SentenceConfig, passage_ngrams, select_sentence
+from transforms.generation.passages import (PassageConfig, build_passage, ngrams,
+                                            written_ngrams)
+from transforms.generation.sentences import (SentenceConfig, passage_ngrams, select_sentence,
+                                             singletons_unchecked)
 from transforms.ingestion.articles import Article
 
 _QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"'})
@@ -62,14 +66,31 @@ def rebuild(p: rx.GoldPassage, sentence: str) -> Article:
     the rest of the article (queries of one passage never meet, as their fills may
     differ from the words the original sentence had)."""
     return Article(f"record-{p.pid}", (p.body, sentence), p.highlights,
-                   p.source, None, "record", "record")
+                   p.source, None, p.origin, "record")
 
 
-def body_paragraphs(p: rx.GoldPassage) -> int:
+def body_paragraphs(p: rx.GoldPassage, dropped=None) -> int:
     """How many paragraphs the cleaned body is (cleaning may cut pieces out of it)."""
     cleaned = clean_article(Article("b", (p.body,), p.highlights or ("x",), p.source, None,
-                                    "record", "record"))
+                                    "record", "record"), dropped=dropped)
     return 0 if isinstance(cleaned, dict) else len(cleaned.paragraphs)
+
+
+# what the project removes on purpose (issue 32: photo captions, their labels and
+# promotions are not sentences of the story), though ReCoRD made queries of them
+REMOVED_ON_PURPOSE = ("caption", "caption_label", "wrap_caption", "promotion", "scroll_line",
+                      "video_line")
+
+
+def removed_on_purpose(p: rx.GoldPassage, fill, dropped) -> str:
+    """The reason cleaning removed the filled query (or a piece of it) on purpose, if any:
+    what it dropped from the rebuilt article and not from the body alone."""
+    alone = collections.Counter()
+    body_paragraphs(p, alone)
+    for reason in REMOVED_ON_PURPOSE:
+        if dropped[reason] > alone[reason]:
+            return reason
+    return ""
 
 
 def spans_of(annotated, n_body: int) -> list:
@@ -119,8 +140,7 @@ def detail(passage, sentence, reason, config) -> str:
     if reason.startswith("shares_"):
         grams = passage_ngrams(passage, config)
         n = config.max_shared_ngram
-        mine = (cased_ngrams(cased_words(sentence.text, [(m.start, m.end)
-                                                         for m in sentence.mentions]), n)
+        mine = (written_ngrams(sentence.text, [(m.start, m.end) for m in sentence.mentions], n)
                 if config.rules == "record" else ngrams(sentence.words, n))
         return "shared: " + "; ".join(" ".join(g) for g in mine if g in grams)
     return ""
@@ -144,25 +164,30 @@ def entity_spans(p: rx.GoldPassage, annotator) -> list:
 
 def query_outcome(p: rx.GoldPassage, q: rx.GoldQuery, fill, annotator, config, resolver):
     """(cause or None when regenerated, answers cover gold, detail) for one real query."""
-    cleaned = clean_article(rebuild(p, fill[0]))
-    n_body = body_paragraphs(p)
-    if isinstance(cleaned, dict) or not n_body:
+    dropped = collections.Counter()
+    cleaned = clean_article(rebuild(p, fill[0]), dropped=dropped)
+    if isinstance(cleaned, dict) or not body_paragraphs(p):
         return "clean:" + (cleaned["reason"] if isinstance(cleaned, dict) else "body"), None, ""
-    rest = cleaned.paragraphs[n_body:]
-    if norm(fill[0]) not in {norm(x) for x in rest}:
-        return "clean_changed_sentence", None, " | ".join(rest)
+    found = [i for i, x in enumerate(cleaned.paragraphs) if norm(x) == norm(fill[0])]
+    if not found:       # cleaning cut the sentence: a caption or its label, a promotion
+        why = removed_on_purpose(p, fill, dropped)
+        return ("removed:" + why if why else "clean_changed_sentence"), None, \
+            " | ".join(cleaned.paragraphs[-1:])
+    n_body = found[-1]
     annotated = annotator.annotate([cleaned])[0]
     pconf = PassageConfig(min_prefix_tokens=max(1, sum(x.n_tokens for x in
                                                        annotated.paragraphs[:n_body])),
                           max_paragraph_tokens=10 ** 9)
-    passage = build_passage(annotated, pconf, resolver)
+    passage = build_passage(annotated, pconf, resolver, config.rules)
     if isinstance(passage, dict):
         return "passage:" + passage["reason"], None, passage.get("detail", "")
     sentence, cause = _locate(passage.sentences, fill[0])
     if sentence is None:
         return cause, None, ""
     reason = select_sentence(sentence, passage_ngrams(passage, config), passage.clusters(),
-                             config)
+                             config, singletons_unchecked(passage, config))
+    if reason in REMOVED_ON_PURPOSE:
+        return "removed:" + reason, None, ""
     if reason:
         return reason, None, detail(passage, sentence, reason, config)
     rows = list(queries_for_sentence(passage, sentence, passage_row(passage, QueryConfig())))
@@ -206,10 +231,14 @@ def evaluate(passages, annotator, config: SentenceConfig, resolver=None) -> dict
             causes[cause] += 1
             misses.append({"query": q.query, "cause": cause, "detail": why})
     n = result["queries"] or 1
+    removed = sum(v for k, v in causes.items() if k.startswith("removed:"))
     return {
         "rules": config.rules, "passages": len(passages), "queries": result["queries"],
         "regenerated": result["regenerated"],
         "regenerated_share": round(result["regenerated"] / n, 3),
+        "removed_on_purpose": removed,
+        "regenerated_share_of_story_sentences": round(
+            result["regenerated"] / max(result["queries"] - removed, 1), 3),
         "answers_cover_gold": round(result["answers_cover_gold"]
                                     / max(result["regenerated"], 1), 3),
         "entities": {

@@ -45,8 +45,11 @@ def bad_rows(good: dict) -> list:
 
 
 def run_filter(cands, adv, out, *extra):
+    """The filter with the k-fold readers alone (this file tests their RunInference path;
+    tests/test_aflite_filter.py tests AFLite and the default, both together)."""
+    kind = () if "--adversary_kind" in extra else ("--adversary_kind", "kfold")
     return adversarial_filter.run(["--candidates", str(cands), "--adversary", str(adv),
-                                   "--output", str(out), *extra])
+                                   "--output", str(out), *kind, *extra])
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +69,8 @@ def mixed(adversary, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def filtered(adversary, mixed, tmp_path_factory):
-    """Filtered with 2 worker processes, allowing the two bad rows (0.5% of the input)."""
+    """Filtered by the k-fold readers alone with 2 worker processes, allowing the two bad
+    rows (0.5% of the input)."""
     folder, good = mixed
     _, adv = adversary
     out = tmp_path_factory.mktemp("filtered")
@@ -123,13 +127,26 @@ def test_every_candidate_is_scored_or_errored_and_counted(filtered):
     assert {r["id"]: r["error"] for r in errors} == {
         "bad-no-entities": "no candidate entities in passage",
         "bad-two-placeholders": "query has 2 placeholders, expected 1"}
-    rejected = {r["record_id"]: r["reason"] for r in read(out / "rejected")}
+    rejected_rows = read(out / "rejected")
+    rejected = {r["record_id"]: r["reason"] for r in rejected_rows if r["stage"] == "adversary"}
+    released_out = {r["record_id"]: r for r in rejected_rows if r["stage"] == "release"}
+    left = [r for r in scored if r["id"] not in rejected]      # what the adversary left
     assert sorted(r["id"] for r in kept) == sorted(
-        r["id"] for r in scored if r["id"] not in rejected)
+        r["id"] for r in left if r["id"] not in released_out)
     for r in scored:           # answered and dropped, or dropped by the drop sampler
         want = {True: "answered_by_adversary", False: "dropped_for_balance"}
         assert rejected.get(r["id"], want[r["adversary_correct"]]) == want[r["adversary_correct"]]
-    assert sum(r["adversary_correct"] for r in kept) == stats["summary"]["readmitted"]
+    assert sum(r["adversary_correct"] for r in left) == stats["summary"]["readmitted"]
+    # the release rules: every rejection has its reason and a detail, counted by reason
+    assert {r["reason"] for r in released_out.values()} <= {
+        "answer_in_query", "only_compatible_entity", "sibling_query"}
+    assert all(r["detail"] for r in released_out.values()) and released_out
+    release = stats["stages"]["release"]
+    assert release["in"] == stats["stages"]["adversary"]["out"] == len(left)
+    assert release["out"] == len(kept) and release["rejected"] == len(released_out)
+    assert sum(release["reasons"].values()) == len(released_out)
+    sentences = {r["id"].rsplit("-", 1)[0] for r in kept}
+    assert len(sentences) == len(kept)          # one released query per source sentence
     for r in scored:
         assert r["adversary_prediction"] in {c.text for c in candidates(r)}
         assert r["adversary_correct"] == (
@@ -137,15 +154,17 @@ def test_every_candidate_is_scored_or_errored_and_counted(filtered):
         assert r["fold"] == fold_of(r["article_id"], 5)
     t = stats["summary"]
     assert (t["in"], t["scored"], t["errors"]) == (len(good) + 2, len(good), 2)
-    assert t["kept"] == len(kept) and t["kept"] + t["dropped"] == t["scored"]
+    assert t["kept"] == len(kept) and t["adversary_kept"] + t["dropped"] == t["scored"]
+    assert t["kept"] + t["release_rejected"] == t["adversary_kept"]
     assert 0 < t["max_group"]["batch"] <= 64 and t["max_rows_in_memory"] <= 64
     assert stats["gaps"] == []
     reasons = dict(stats["stages"]["adversary"]["reasons"])
     assert reasons.pop("dropped_for_balance", 0) == t["dropped_for_balance"]
     assert reasons == {"answered_by_adversary": t["dropped"] - t["dropped_for_balance"],
                        "scoring_error": 2}
-    shares = t["most_frequent_share"]        # the drop sampler's window (0.45-0.55)
-    assert 0.45 <= shares["kept"] <= 0.55 and shares["dropped"] is not None
+    shares = t["most_frequent_share"]        # the drop sampler's window (0.27-0.43)
+    assert 0.27 <= shares["kept"] <= 0.43 and shares["dropped"] is not None
+    assert t["readmitted"] == t["kept_answered"] == 0     # it never keeps an answered query
     assert json.loads((out / "stats" / "adversarial_filter.json").read_text()) == stats
     for folder in ("scored", "kept", "errors", "rejected", "stats"):
         assert (out / folder / "_MANIFEST.json").exists()

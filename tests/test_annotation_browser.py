@@ -209,3 +209,47 @@ def test_a_prolific_participant_ends_on_the_completion_link(record_format_dir, t
         assert workers == [("study1:" + PROLIFIC_IDS["PROLIFIC_PID"],)]
     finally:
         server.stop()
+
+
+def test_model_in_the_loop_shows_the_models_answer_only_after_the_answer_is_stored(
+        record_format_dir, tmp_path, page):
+    from tests.test_hv_model_loop import write_kept
+    filtered, scored = write_kept(record_format_dir, tmp_path)
+    hv.run(["export", "--filtered", str(filtered), "--output", str(tmp_path / "hits")])
+    db = str(tmp_path / "a.sqlite")
+    server = Server(str(tmp_path / "hits"), db, cfg=ServeConfig(
+        show_model_answer=True, model_answer_share=1.0)).start()
+    try:
+        token = tokens.add(db, ["annotator-1"])[0][1]
+        page.goto(server.url + "/next?token=" + token)
+        page.wait_for_url("**/hit/*")
+        qid = page.input_value("input[name=query_id]")
+        said = scored[qid]["adversary_prediction"]
+        assert page.locator(".model").count() == 0 and "model's answer" not in page.content()
+        _, right, answer = _pick_entities(page, scored[qid])
+        right.click()
+        with page.expect_navigation():
+            page.click("#submitButton")
+        page.wait_for_url("**/model?*")
+        with sqlite3.connect(db) as con:      # stored before the model's answer was shown
+            assert con.execute("SELECT worker_id, query_id, answer FROM annotations").fetchall() \
+                == [("annotator-1", qid, answer["text"])]
+        assert page.inner_text(".model") == said and page.inner_text(".yours") == answer["text"]
+        assert page.inner_text("#confirmation").startswith("Saved: your answers")
+        judging = page.url
+        page.click("#judgeButton")            # a judgement is required: nothing is sent
+        assert page.url == judging
+        page.check("input[name=needs_more][value=yes]")
+        shot = tmp_path / "model_in_the_loop_page.png"
+        page.screenshot(path=str(shot), full_page=True)
+        if os.environ.get("RECORD_SAVE_SCREENSHOT"):
+            shutil.copy(shot, REPO / "docs" / "model_in_the_loop_page.png")
+        with page.expect_navigation():
+            page.click("#judgeButton")
+        page.wait_for_url("**/hit/*")
+        assert page.inner_text("#confirmation").startswith("Saved: your answers")
+        with sqlite3.connect(db) as con:
+            assert con.execute("SELECT worker_id, query_id, model_answer, needs_more FROM "
+                               "judgements").fetchall() == [("annotator-1", qid, said, 1)]
+    finally:
+        server.stop()

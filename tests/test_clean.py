@@ -178,7 +178,12 @@ def test_a_stat_box_is_cut_out_and_dropped():
     assert pieces[0].endswith("move to Porto") and pieces[2].startswith("Seventeen of")
     assert is_stat_box(pieces[1])
     got = paragraph_pieces(BUENO, "dailymail")
-    assert [r.reason for _, r in got if r] == ["stat_box"]
+    # the box goes, and so does the line with no full stop over it: the player's photo
+    # caption (Daily Mail captions carry none; the body's sentences do)
+    assert [r.reason for _, r in got if r] == ["caption", "stat_box"]
+    # (a CNN piece of a few words with no end mark is a linked story's title)
+    assert [r.reason for _, r in paragraph_pieces(BUENO, "cnn") if r] == \
+        ["link_headline", "stat_box"]
     assert all("apps" not in p for p, r in got if r is None)
     # one entry is no box; counts in prose are no box
     assert find_stat_boxes("He played for Derby (loan, 2010-11): 29 apps, 5 goals") == []
@@ -256,7 +261,8 @@ def _ends_like_text(p):
 
 def test_piece_rules_are_named_rules_with_reasons():
     assert all(isinstance(r, Rule) for r in PIECE_RULES)
-    assert [r.reason for r in PIECE_RULES] == ["boilerplate", "stat_box", "link_headline"]
+    assert [r.reason for r in PIECE_RULES] == ["boilerplate", "stat_box", "link_headline",
+                                               "promotion"]
     got = paragraph_pieces("E-mail to a friend", "cnn")
     assert got[0][1].reason == "boilerplate"
 
@@ -299,7 +305,7 @@ def test_clean_counts_the_pieces_it_cuts_out_by_reason():
                    "would stay."], source="dailymail")
     cleaned = clean_article(article, CleanConfig(), dropped)
     assert dropped == {"stat_box": 1, "boilerplate": 1, "cleaned_away": 1, "scroll_line": 1,
-                       "caption_label": 1}, dropped
+                       "caption_label": 1, "caption": 1}, dropped
     assert cleaned.paragraphs[-3:] == ("He smiled.", "The club met.",
                                        "The club said he would stay.")
     assert clean_article(article) == cleaned   # counting changes nothing

@@ -1,6 +1,8 @@
-"""The adversarial filter's drop sampler (transforms/machine_filtering/balance.py): how
-many answered queries each stratum keeps back, which ones (seeded by query id), the Beam
-plan against the pure functions, and Decide with the plan."""
+"""The adversarial filter's drop sampler (transforms/machine_filtering/balance.py): by
+default it only drops (never keeps a query the adversary answered); `readmit`, asked for
+by name, keeps answered queries back. How many each stratum drops or keeps back, which
+ones (seeded by query id), the Beam plan against the pure functions, and Decide with the
+plan."""
 import random
 
 import pytest
@@ -50,6 +52,26 @@ def test_readmissions_restore_the_candidates_share_clamped():
     assert B.readmissions(tally(0, 0, 0, 0), 0.45, 0.55)["readmit"] == {MF: 0, OT: 0}
 
 
+def test_balance_drops_only_drop_the_fewest_that_reach_the_window():
+    # the real corpus under the lexical filter: 416 most-frequent candidates, 303 answered;
+    # 695 others, 221 answered: kept share 113 / 587 = 0.19
+    t = tally(416, 303, 695, 221)
+    got = B.balance_drops(t, 0.25, 0.45)
+    assert got["readmit"] == {MF: 0, OT: 0} and got["drop"][MF] == 0
+    assert 0.25 <= kept_share(t, got) < 0.2506                  # the window's nearest bound
+    fewer = {"readmit": got["readmit"], "drop": {MF: 0, OT: got["drop"][OT] - 1}}
+    assert kept_share(t, fewer) < 0.25
+    # too many most-frequent answers kept: most-frequent ones go
+    t = tally(600, 50, 400, 300)
+    got = B.balance_drops(t, 0.25, 0.45)
+    assert got["drop"][OT] == 0 and kept_share(t, got) <= 0.45
+    fewer = {"readmit": got["readmit"], "drop": {MF: got["drop"][MF] - 1, OT: 0}}
+    assert kept_share(t, fewer) > 0.45
+    # inside the window, or a stratum with nothing kept: nothing is dropped
+    for t in (tally(400, 100, 600, 200), tally(100, 100, 600, 200), tally(0, 0, 0, 0)):
+        assert B.balance_drops(t, 0.25, 0.45)["drop"] == {MF: 0, OT: 0}
+
+
 def test_thresholds_keep_back_at_least_the_wanted_count_by_smallest_hash():
     hist = {MF: {3: 1, 10: 2, 40: 1}, OT: {5: 1}}
     assert B.thresholds(hist, {MF: 2, OT: 0}) == {MF: 10, OT: -1}
@@ -74,16 +96,37 @@ def run_plan(rows, settings=FilterSettings()):
     acc = B.BalanceTally(settings.balance_salt).create_accumulator()
     for qid, strat, answered in rows:
         B.BalanceTally(settings.balance_salt).add_input(acc, (strat, answered, qid))
-    return B.plan(acc, settings.most_frequent_share_min, settings.most_frequent_share_max)
+    return B.plan(acc, settings.most_frequent_share_min, settings.most_frequent_share_max,
+                  settings.balance)
+
+
+READMIT = FilterSettings(balance="readmit", most_frequent_share_min=0.45,
+                         most_frequent_share_max=0.55)
+
+
+def test_default_sampler_never_keeps_an_answered_query():
+    s = FilterSettings()
+    assert s.balance == "drop"
+    rows = scored_rows(3000, mf_rate=0.37)
+    plan = run_plan(rows)
+    assert plan["readmit"] == {MF: 0, OT: 0} and plan["threshold"] == {MF: -1, OT: -1}
+    assert not [q for q, st, a in rows if a and B.keeps_back({"id": q}, st, plan, s.balance_salt)]
+    gone = [(q, st) for q, st, a in rows
+            if not a and B.drops({"id": q}, st, plan, s.balance_salt)]
+    assert len(gone) == plan["drop"][OT] > 0 and all(st == OT for _, st in gone)
+    kept = [st for q, st, a in rows if not a and (q, st) not in gone]
+    lo = s.most_frequent_share_min
+    assert 0.25 <= lo <= sum(st == MF for st in kept) / len(kept) < lo + 0.002
 
 
 @pytest.mark.parametrize("mf_rate", [0.40, 0.30])
-def test_sampled_drops_keep_the_share_in_the_window_deterministically(mf_rate):
-    """0.40: keeping back answered queries is enough; 0.30: the candidates' own share is
-    far below the window, so unanswered others are dropped too."""
-    s = FilterSettings()
+def test_readmit_sampler_keeps_the_share_in_the_window_deterministically(mf_rate):
+    """balance=readmit (asked for by name). 0.40: keeping back answered queries is enough;
+    0.30: the candidates' own share is far below the window, so unanswered others are
+    dropped too."""
+    s = READMIT
     rows = scored_rows(3000, mf_rate=mf_rate)
-    plan = run_plan(rows)
+    plan = run_plan(rows, s)
     back = [(q, st) for q, st, a in rows
             if a and B.keeps_back({"id": q}, st, plan, s.balance_salt)]
     gone = [(q, st) for q, st, a in rows
@@ -97,8 +140,9 @@ def test_sampled_drops_keep_the_share_in_the_window_deterministically(mf_rate):
     plain = [st for _, st, a in rows if not a]
     assert sum(st == MF for st in plain) / len(plain) < 0.3        # the shortcut it removes
     # same ids, same choice, whatever the order; another salt, another choice
-    assert run_plan(list(reversed(rows))) == plan
-    other = run_plan(rows, FilterSettings(balance_salt="other"))
+    assert run_plan(list(reversed(rows)), s) == plan
+    import dataclasses
+    other = run_plan(rows, dataclasses.replace(s, balance_salt="other"))
     assert other["readmit"] == plan["readmit"] and other["threshold"] != plan["threshold"]
 
 
@@ -114,12 +158,19 @@ def test_balance_plan_on_testpipeline_equals_the_pure_plan():
         rows.append(dict(ROW, id=f"q{i:04d}", answers=on_mf if mf else ROW["answers"],
                          adversary_correct=(i % 4 != 0) if mf else (i % 5 == 0)))
     rows.append(dict(ROW, id="err", adversary_correct=None))
-    expected = run_plan([(r["id"], B.row_stratum(r), r["adversary_correct"])
-                         for r in rows if r["adversary_correct"] is not None])
+    triples = [(r["id"], B.row_stratum(r), r["adversary_correct"])
+               for r in rows if r["adversary_correct"] is not None]
+    expected = run_plan(triples, READMIT)
     with TestPipeline() as p:
-        plans = p | beam.Create(rows) | B.BalancePlan(FilterSettings())
+        plans = p | beam.Create(rows) | B.BalancePlan(READMIT)
         assert_that(plans | beam.Map(lambda d: (d["readmit"], d["threshold"])),
                     equal_to([(expected["readmit"], expected["threshold"])]))
+    dropping = run_plan(triples)
+    with TestPipeline() as p:
+        plans = p | beam.Create(rows) | B.BalancePlan(FilterSettings())
+        assert_that(plans | beam.Map(lambda d: (d["readmit"], d["drop"], d["drop_threshold"])),
+                    equal_to([(dropping["readmit"], dropping["drop"],
+                               dropping["drop_threshold"])]))
     with TestPipeline() as p:
         plans = p | beam.Create(rows) | B.BalancePlan(FilterSettings(balance="none"))
         assert_that(plans | beam.Map(lambda d: (d["readmit"], d["threshold"])),

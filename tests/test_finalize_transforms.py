@@ -104,26 +104,41 @@ def test_group_articles_equals_union_find():
     want = splits.group_articles((a, splits.passage_digest(t), u) for a, t, u in links)
     assert len(set(want.values())) < 250          # there are groups to find
     with BeamTestPipeline() as p:
-        out = p | beam.Create(rows) | GroupArticles(rounds=12)
+        out = p | beam.Create(rows) | GroupArticles()
         assert_that(out["main"], equal_to(sorted(want.items())), label="Groups")
         assert_that(_summed(out[COUNTS]) | beam.Map(lambda c: c.get("split.unsettled", 0)),
                     equal_to([0]), label="Settled")
 
 
-@pytest.mark.parametrize("rounds, unsettled", [(3, True), (7, False)])
-def test_group_articles_reports_components_deeper_than_the_rounds(rounds, unsettled):
-    # a chain z5 - z4 - z3 - z2 - z1 - z0 - a0: alternately shared text and shared URL
-    chain = [f"z{i}" for i in range(5, -1, -1)] + ["a0"]
+def test_group_articles_settle_a_chain_of_any_depth():
+    """A chain z39 - ... - z0 - a0, alternately a shared text and a shared URL, is one
+    group (label propagation in 8 rounds failed such chains: issue 28)."""
+    chain = [f"z{i:02d}" for i in range(39, -1, -1)] + ["a0"]
     rows = [_row(f"{a}-q", a, passage=f"t{i // 2}", url=f"http://u/{(i + 1) // 2}")
             for i, a in enumerate(chain)]
+    rows += [_row("solo-q", "solo", passage="alone", url=None)]
     with BeamTestPipeline() as p:
-        out = p | beam.Create(rows) | GroupArticles(rounds=rounds)
+        out = p | beam.Create(rows) | GroupArticles()
+        assert_that(out["main"], equal_to([(a, "a0") for a in chain] + [("solo", "solo")]),
+                    label="OneGroup")
         sums = _summed(out[COUNTS])
-        assert_that(sums | beam.Map(lambda c: c.get("split.unsettled", 0) > 0),
-                    equal_to([unsettled]), label="Unsettled")
-        if not unsettled:
-            assert_that(out["main"] | beam.Map(lambda kv: kv[1]), equal_to(["a0"] * 7),
-                        label="OneGroup")
+        assert_that(sums | beam.Map(lambda c: (c["split.article_groups"],
+                                               c["split.max_article_group"],
+                                               c.get("split.unsettled", 0))),
+                    equal_to([(2, 41, 0)]), label="Counts")
+
+
+def test_a_near_duplicate_bridge_gets_its_own_group_and_links_nothing():
+    # b1 shares a's URL and c's passage; as a bridge it must not join a and c
+    rows = [_row("a-q", "a", passage="pa", url="http://a"),
+            _row("b1-q", "b1", passage="pc", url="http://a"),
+            _row("c-q", "c", passage="pc", url="http://c")]
+    clusters = [("a", "a"), ("c", "a"), ("b1", None)]
+    with BeamTestPipeline() as p:
+        out = (p | "Rows" >> beam.Create(rows),
+               p | "Clusters" >> beam.Create(clusters)) | GroupArticles()
+        assert_that(out["main"], equal_to([("a", "a"), ("c", "a"),
+                                           ("b1", splits.bridge_group("b1"))]))
 
 
 def _assign_reference(rows, config):
@@ -165,7 +180,7 @@ def test_assign_splits_matches_the_reference_first_fit(config):
     assert "train" in kept.values() and len(kept) + len(rejected) == len(rows)
     with BeamTestPipeline() as p:
         rows_pc = p | beam.Create(rows)
-        groups = rows_pc | GroupArticles(rounds=12)
+        groups = rows_pc | GroupArticles()
         out = (rows_pc, groups["main"]) | AssignSplits(config, buckets=8)
         assert_that(out["main"] | beam.Map(lambda r: (r["id"], r["split"])),
                     equal_to(sorted(kept.items())), label="Splits")

@@ -66,14 +66,53 @@ def test_record_scores_use_the_official_normalisation():
     assert hardness.record_scores(None, ROW) == (0.0, 0.0)
 
 
-def test_record_reference_matches_the_figures_on_the_card(record_format_dir):
-    data = json.loads((record_format_dir / "allennlp_models_record.json").read_text())["data"]
-    for split in ("train", "test"):   # val repeats the allennlp passages
-        data += [json.loads(line) for line in (record_format_dir / "superglue_jsonl" /
-                                               f"{split}.jsonl").read_text().splitlines()]
-    got = hardness.record_reference({"data": data})
-    sample = {k: v for k, v in report_mod.RECORD_REFERENCE["sample"].items() if k != "source"}
-    assert got == sample
+def test_record_reference_is_measured_on_the_files_it_names(record_format_dir):
+    """The card's ReCoRD figures: every source file present here has the sha256 stored
+    with the figures, and the figures are what the benchmark measures again from them
+    (the third-party files outside the corpus are checked where they are present)."""
+    import hashlib
+    from benchmarks import record_reference as rr
+    from transforms.finalize.record_reference import RECORD_REFERENCE as REF
+    stored = {s["file"]: s for s in REF["sources"]}
+    assert set(stored) >= {"allennlp_models_record.json", "train.jsonl", "examples.json"}
+    present = 0
+    for i, (group, kind, default, origin) in enumerate(rr.SOURCES):
+        path = default if default.__class__ is not str else record_format_dir / default
+        if path.is_file():
+            present += 1
+            assert hashlib.sha256(path.read_bytes()).hexdigest() == stored[path.name]["sha256"]
+    assert present >= 2
+    groups, sources = rr.collect(record_format_dir, {})
+    if len(sources) == len(rr.SOURCES):          # every source here: the figures repeat
+        assert rr.reference(groups, sources) == REF
+    assert REF["dev"]["queries"] >= 120 and 0.25 <= REF["dev"]["most_frequent_share"] <= 0.45
+    lo, hi = REF["dev"]["most_frequent_share_ci95"]
+    assert lo < REF["dev"]["most_frequent_share"] < hi
+
+
+def test_explorer_pages_read_back_into_passages_with_their_offsets():
+    """The explorer's HTML layout (a page written here in its shape): the body and the
+    highlights rebuild the passage so that every entity offset reads its text; the
+    correct-answer mentions are the answers; the placeholder span is the placeholder."""
+    from benchmarks.record_explorer import parse_example
+
+    def ent(n, start, text, gold=False):
+        cls = "btn entity correct-answer" if gold else "btn entity"
+        return (f'<a class="{cls}"><input name="answer" value="{n}-{start}-'
+                f'{start + len(text)}-{text}" type="radio"/>{text}</a>')
+    body = f"{ent(0, 0, 'Ann Lee')} met {ent(1, 12, 'Bob Ray', True)} in {ent(2, 23, 'Oslo')}. "
+    page = (f'<fieldset><div id="context"><p>{body}</p><ul class="highlights"><li> '
+            f'{ent(3, 40, "Bob Ray", True)} &amp; friends </li></ul></div></fieldset>'
+            '<fieldset><div id="query">Later Mr\xa0<span id="placeholder">X</span> left.'
+            '</div></fieldset>')
+    p = parse_example({"idx": "0", "id": "q-1", "html": page})
+    assert p.text == "Ann Lee met Bob Ray in Oslo.\n@highlight\nBob Ray & friends"
+    assert [p.text[s:e] for s, e in p.entities] == ["Ann Lee", "Bob Ray", "Oslo", "Bob Ray"]
+    (q,) = p.queries
+    assert q.query == "Later Mr @placeholder left."
+    assert q.answers == ((12, 19, "Bob Ray"), (40, 47, "Bob Ray"))
+    with pytest.raises(ValueError, match="offsets do not match"):
+        parse_example({"idx": "1", "id": "q-2", "html": page.replace("-12-19-", "-13-20-")})
 
 
 def _example_by_text(fn, row):
@@ -199,23 +238,38 @@ def test_fates_tag_each_candidate_with_its_articles_split():
     assert [(r["id"], s, f) for r, s, f in alone] == [("r1", "dev", "released")]
 
 
-def test_report_and_card_table_hold_every_baseline():
-    sums = []
+def test_report_cells_carry_n_and_intervals_and_small_cells_are_marked():
+    from transforms.finalize import bootstrap
+    em = {f"q{i:03d}": (float(i % 4 == 0), 0.5 + 0.5 * (i % 4 == 0)) for i in range(40)}
+    cells = []
     for name in report_mod.BASELINES:
-        for split in ("dev", "test"):
+        for split, n in (("dev", 40), ("test", 12)):
             for section in report_mod.SECTIONS:
-                sums.append(((name, split, section), (4, 1.0, 2.0)))
-    sums += [(("most_frequent_share", "dev", s), (4, 2.0, 0.0)) for s in report_mod.SECTIONS]
-    rep = report_mod.report(sums, [("dev", 30, 16, 2)],
-                            [{"name": "query_only", "queries": 9}])
-    assert rep["baselines"]["reader"]["dev"]["released"] == {"n": 4, "exact_match": 25.0,
-                                                             "f1": 50.0}
-    assert rep["most_frequent_share"]["dev"]["dropped"] == {"n": 4, "share": 0.5}
+                cells.append(((name, split, section), bootstrap.interval(dict(
+                    list(em.items())[:n]))))
+    hits = {q: (v[0],) for q, v in em.items()}
+    cells += [(("most_frequent_share", "dev", s), bootstrap.interval(hits))
+              for s in report_mod.SECTIONS]
+    cells += [(("adversary_answered", "dev", s), bootstrap.interval(
+        {q: (float(s == "dropped"),) for q in em})) for s in report_mod.SECTIONS]
+    rep = report_mod.report(cells, [("dev", 30, 16, 2)], [{"name": "query_only", "queries": 9}])
+    dev = rep["baselines"]["reader"]["dev"]["released"]
+    assert dev["n"] == 40 and dev["exact_match"] == 25.0 and dev["f1"] == 62.5
+    lo, hi = dev["exact_match_ci95"]
+    assert 10 < lo < 25.0 < hi <= 42 and dev["readable"] is True
+    assert rep["baselines"]["reader"]["test"]["released"]["readable"] is False
+    assert rep["most_frequent_share"]["dev"]["dropped"]["share"] == 0.25
+    assert rep["adversary_answered"]["dev"]["dropped"]["answered"] == 40
+    assert rep["adversary_answered"]["dev"]["released"]["answered"] == 0
     assert rep["passages"]["dev"] == {"passages": 2, "entities_per_passage": 15.0,
                                       "clusters_per_passage": 8.0}
+    assert set(rep["definitions"]) == set(report_mod.BASELINES)
     card = "\n".join(hardness_lines({"hardness": rep}))
     for label in ("most frequent entity", "query only", "passage only", "held-out reader"):
-        assert f"| {label}" in card
-    assert "| dev | 0.50 (n=4) | 0.50 (n=4) | 0.50 (n=4) |" in card
-    assert "| ReCoRD | 17.5 | 10.1 |" in card
+        assert f"| {label} | dev | 25.0 / 62.5 [" in card
+        assert f"| {label} | test | too few to read (n=12) |" in card
+    assert "| dev | 0.25 [" in card and "| 40 of 40 (1.00) | 0 of 40 (0.00) |" in card
+    ref = rep["record"]["dev"]
+    assert f"| dev | {ref['queries']:,} | {ref['most_frequent_share']:.2f} [" in card
+    assert "github:sheng-z/ReCoRD-explorer" in card
     assert hardness_lines({"hardness": None}) == []

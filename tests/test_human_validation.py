@@ -312,8 +312,9 @@ def test_round_trip_blocks_the_spammer_and_keeps_the_right_triples(generated_can
     hv.run(["export", "--filtered", str(cand_dir), "--output", str(tmp_path / "hits")])
     hits = _read_csv(tmp_path / "hits" / "hits.csv")
     truth = _fabricate_results(hits, {r["id"]: r for r in rows}, tmp_path / "results.csv")
-    summary = hv.run(["ingest", "--results", str(tmp_path / "results.csv"),
-                      "--output", str(tmp_path / "validated"), "--min-answers", "10"])
+    summary = hv.run(["ingest", "--results", str(tmp_path / "results.csv"), "--hits",
+                      str(tmp_path / "hits"), "--output", str(tmp_path / "validated"),
+                      "--min-answers", "10"])
     out = tmp_path / "validated"
     workers = {w["worker_id"]: w for w in _read_csv(out / "workers.csv")}
     assert set(workers) == {"honest1", "honest2", "honest3", "spammer", "clicker"}
@@ -344,14 +345,16 @@ def test_round_trip_blocks_the_spammer_and_keeps_the_right_triples(generated_can
 
     # checked every 40 submissions instead of once at the end: blocked at a checkpoint
     summary = hv.run(["ingest", "--results", str(tmp_path / "results.csv"), "--output",
-                      str(tmp_path / "v40"), "--min-answers", "10", "--check-every", "40"])
+                      str(tmp_path / "v40"), "--min-answers", "10", "--check-every", "40",
+                      "--hits", str(tmp_path / "hits")])
     spam = {w["worker_id"]: w for w in _read_csv(tmp_path / "v40" / "workers.csv")}["spammer"]
     assert spam["blocked"] == "True" and int(spam["blocked_at_submission"]) % 40 == 0
     assert summary["checks"] == -(-summary["submissions"] // 40)
 
     # with too high a bar for blocking, nobody is blocked and every answer counts
-    summary = hv.run(["ingest", "--results", str(tmp_path / "results.csv"),
-                      "--output", str(tmp_path / "lenient"), "--min-answers", "1000"])
+    summary = hv.run(["ingest", "--results", str(tmp_path / "results.csv"), "--hits",
+                      str(tmp_path / "hits"), "--output", str(tmp_path / "lenient"),
+                      "--min-answers", "1000"])
     assert summary["blocked_workers"] == [] and summary["republish_hits"] == 0
     assert summary["submissions"] == len(truth)
 

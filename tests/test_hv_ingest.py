@@ -76,7 +76,7 @@ def test_quality_counts_each_workers_first_answer_in_mturk_csvs(exported, tmp_pa
     honest += [("honest", regular[8], _click(regular[8], q(regular[8]), False))] * 120
     _results_csv(tmp_path / "results.csv", spam + honest)
     summary = hv.run(["ingest", "--results", str(tmp_path / "results.csv"), "--output",
-                      str(tmp_path / "v"), "--min_answers", "9"])
+                      str(tmp_path / "v"), "--min_answers", "9", "--hits", str(hits_dir)])
     workers = _workers_csv(tmp_path / "v" / "workers.csv")
     # first answers only: spammer 1 right of 9 (11%), honest 8 right of 9 (89%);
     # counting every row would have given 7/14 = 50% and 8/128 = 6%
@@ -100,7 +100,7 @@ def test_gold_accuracy_is_reported_and_blocks_in_sqlite_and_csv(exported, tmp_pa
     _results_csv(tmp_path / "r.csv", answers)
     flags = ["--min_gold_answers", "2", "--min_answers", "1000"]
     summary = hv.run(["ingest", "--results", str(tmp_path / "r.csv"), "--output",
-                      str(tmp_path / "v"), *flags])
+                      str(tmp_path / "v"), "--hits", str(hits_dir), *flags])
     workers = _workers_csv(tmp_path / "v" / "workers.csv")
     assert (workers["paster"]["gold_answers"], workers["paster"]["gold_accuracy"]) == ("2", "0.0")
     assert workers["paster"]["reason"].startswith("gold accuracy 0.000 < 0.50")
@@ -163,7 +163,8 @@ def test_csv_outputs_neutralise_formulas_and_strip_control_characters(exported, 
             "\t=cmd", "\r=cmd", "nul\x00byte\x1fid", "=\x00hidden"]
     answers = [(w, hits[0], _click(hits[0], rows[hits[0]["query_id"]], True)) for w in evil]
     _results_csv(tmp_path / "r.csv", answers)
-    hv.run(["ingest", "--results", str(tmp_path / "r.csv"), "--output", str(tmp_path / "v")])
+    hv.run(["ingest", "--results", str(tmp_path / "r.csv"), "--output", str(tmp_path / "v"),
+            "--hits", str(hits_dir)])
     text = (tmp_path / "v" / "workers.csv").read_text(encoding="utf-8")
     with open(tmp_path / "v" / "workers.csv", newline="", encoding="utf-8") as f:
         ids = [r["worker_id"] for r in csv.DictReader(f)]
@@ -261,3 +262,163 @@ def test_workers_add_list_revoke(tmp_path, capsys):
         assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1, bad
     with pytest.raises(ValueError, match="no worker named"):
         tokens.revoke(db, ["nobody"])
+
+
+# --- issue 28: ingest trusts nothing a results file says about a HIT ---------------------
+
+def _forged_csv(path, records):
+    """An MTurk results CSV of `records`: [(worker, hit, entity, {Input field: value})]."""
+    rows = []
+    for n, (worker, hit, ent, forged) in enumerate(records):
+        rows.append((worker, dict(hit, **forged), ent))
+    _results_csv(path, rows)
+
+
+def _rejected_rows(folder):
+    with open(folder / "rejected_results.csv", newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def test_mturk_rows_whose_hits_differ_are_rejected_by_name(exported, tmp_path):
+    """Before: reference answers rewritten in the CSV turned wrong clicks into dev_test
+    verdicts (`--hits` was ignored for CSV)."""
+    hits_dir, rows, hits = exported
+    regular = [h for h in hits if h["gold"] == "0"]
+    records = []
+    for h in regular:                 # two workers click a wrong entity, the CSV says it is right
+        wrong = _click(h, rows[h["query_id"]], False)
+        forged = json.dumps([{k: wrong[k] for k in ("start", "end", "text")}])
+        for worker in ("w1", "w2"):
+            records.append((worker, h, wrong, {"reference_answers": forged}))
+    right = _click(regular[0], rows[regular[0]["query_id"]], True)
+    records.append(("w3", regular[0], right, {"query": "Another @placeholder altogether."}))
+    records.append(("w3", regular[1], right, {"query_id": "no-such-query"}))
+    records.append(("w3", regular[2], right, {"hit_ref": "hit-000000000000"}))
+    _forged_csv(tmp_path / "r.csv", records)
+    done = _cli("ingest", "--results", str(tmp_path / "r.csv"), "--output", str(tmp_path / "x"))
+    assert done.returncode == 1 and done.stderr.strip().splitlines() == [
+        "error: an MTurk results CSV needs --hits DIR/hits (the export it was made from; "
+        "`build --results` reads DIR/hits): its rows are checked against those HITs and scored "
+        "with their reference answers, never the CSV's own copy"]
+    summary = hv.run(["ingest", "--results", str(tmp_path / "r.csv"), "--hits", str(hits_dir),
+                      "--output", str(tmp_path / "v")])
+    assert summary["valid_for"]["dev_test"] == 0 and summary["submissions"] == 0
+    assert summary["rejected_results"] == {"differs_from_hit": 2 * len(regular) + 2,
+                                           "unknown_query": 1}
+    rejected = _rejected_rows(tmp_path / "v")
+    assert [r["row"] for r in rejected] == ["line %d" % (n + 2) for n in range(len(records))]
+    first = rejected[0]
+    assert (first["worker_id"], first["query_id"], first["reason"]) == \
+        ("w1", regular[0]["query_id"], "differs_from_hit")
+    assert first["detail"] == (f"reference_answers of query {regular[0]['query_id']!r} differ "
+                               f"from HIT {regular[0]['hit_ref']} in hits.csv")
+    assert "query of query" in rejected[-3]["detail"] and "hit_ref" in rejected[-1]["detail"]
+    assert rejected[-2]["detail"] == "query 'no-such-query' is in no exported HIT"
+    # the same clicks with the HITs' own reference answers: wrong, as they are
+    _forged_csv(tmp_path / "honest.csv", [r[:3] + ({},) for r in records[:-3]])
+    summary = hv.run(["ingest", "--results", str(tmp_path / "honest.csv"), "--hits",
+                      str(hits_dir), "--output", str(tmp_path / "h"), "--min_answers", "1000"])
+    assert summary["rejected_results"] == {} and summary["valid_for"]["dev_test"] == 0
+    assert summary["valid_for"]["none"] == len(regular)
+
+
+def test_one_assignment_id_counts_once_under_two_worker_ids(exported, tmp_path):
+    """Before: one AssignmentId under two WorkerIds gave two votes (dev_test)."""
+    hits_dir, rows, hits = exported
+    h = next(h for h in hits if h["gold"] == "0")
+    right = _click(h, rows[h["query_id"]], True)
+    _results_csv(tmp_path / "r.csv", [("alice", h, right), ("mallory", h, right)])
+    text = (tmp_path / "r.csv").read_text().replace("A00001", "A00000")   # one assignment
+    (tmp_path / "r.csv").write_text(text)
+    summary = hv.run(["ingest", "--results", str(tmp_path / "r.csv"), "--hits", str(hits_dir),
+                      "--output", str(tmp_path / "v")])
+    verdicts = {v["id"]: v for v in map(json.loads, open(tmp_path / "v" / "validated.jsonl"))}
+    assert verdicts[h["query_id"]]["n_answers"] == 1
+    assert verdicts[h["query_id"]]["valid_for"] == "train"
+    assert summary["rejected_results"] == {"duplicate_assignment": 1}
+    (row,) = _rejected_rows(tmp_path / "v")
+    assert (row["row"], row["assignment_id"], row["worker_id"]) == ("line 3", "A00000", "mallory")
+    assert row["detail"] == ("assignment A00000 is counted once, for worker 'alice' (its first "
+                             "row); this row (worker 'mallory') is not counted")
+
+
+def test_a_label_studio_user_is_one_worker_whatever_shape_completed_by_takes(exported,
+                                                                             tmp_path):
+    """Before: `completed_by` 7 in one annotation and {"id": 7, ...} in another were two
+    workers, whose agreement made a dev_test verdict."""
+    hits_dir, rows, hits = exported
+    tasks = json.loads((hits_dir / "labelstudio_tasks.json").read_text())
+    by_query = {h["query_id"]: h for h in hits}
+    for i, t in enumerate(tasks):
+        qid = t["data"]["query_id"]
+        right = _click(by_query[qid], rows[qid], True)
+        t["annotations"] = [
+            _ls_annotation(2 * i, 7, t, right, "2026-01-01T10:%02d" % i),
+            _ls_annotation(2 * i + 1, {"id": 7, "email": "ann@lab.example"}, t, right,
+                           "2026-01-01T11:%02d" % i)]
+    tasks[0]["annotations"][1]["completed_by"] = "7"            # a string id, the same user
+    tasks[1]["data"]["query"] = "Forged @placeholder query."    # a task that is not its HIT's
+    (tmp_path / "ls.json").write_text(json.dumps(tasks))
+    summary = hv.run(["ingest", "--results", str(tmp_path / "ls.json"), "--hits",
+                      str(hits_dir), "--output", str(tmp_path / "v")])
+    workers = _workers_csv(tmp_path / "v" / "workers.csv")
+    assert list(workers) == ["ann@lab.example"]
+    assert workers["ann@lab.example"]["repeats"] == str(len(tasks) - 1)
+    assert summary["valid_for"]["dev_test"] == 0
+    assert summary["valid_for"]["train"] == len(tasks) - 1
+    (row,) = _rejected_rows(tmp_path / "v")
+    assert (row["row"], row["worker_id"], row["reason"]) == ("task 2", "ann@lab.example",
+                                                             "differs_from_hit")
+
+
+def test_hits_csv_cells_never_start_a_formula_and_read_back_unchanged(record_format_dir,
+                                                                      tmp_path):
+    """Before: 36 query cells of hits.csv started with `=`, `+` or `-`."""
+    import html
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from transforms.core.schema import CANDIDATE_SCHEMA
+    rows = write_record_candidates(record_format_dir, tmp_path / "candidates")
+    starts = ["=", "+", "-", "@", "\t", "'"]
+    for n, row in enumerate(rows):
+        row["query"] = starts[n % len(starts)] + row["query"]
+    pq.write_table(pa.Table.from_pylist(rows, schema=CANDIDATE_SCHEMA),
+                   tmp_path / "candidates" / "candidates-00000.parquet")
+    hv.run(["export", "--filtered", str(tmp_path / "candidates"), "--output",
+            str(tmp_path / "hits")])
+    with open(tmp_path / "hits" / "hits.csv", newline="", encoding="utf-8") as f:
+        raw = list(csv.DictReader(f))
+    cells = [v for r in raw for v in r.values()]
+    assert not [c for c in cells if c.startswith(("=", "+", "-", "@", "\t", "\r"))]
+    by_id = {r["id"]: r for r in rows}
+    for r in raw:
+        assert html.unescape(r["query_html"]).startswith(by_id[r["query_id"]]["query"][:1])
+    back = mturk.read_batch(str(tmp_path / "hits" / "hits.csv"))
+    assert sorted(b["query"] for b in back) == sorted(r["query"] for r in rows)
+    # MTurk sends the cells back as uploaded: ingest accepts them as the HITs'
+    records = [("w1", dict(b, **{k: v for k, v in r.items()}), _click(b, by_id[b["query_id"]], True))
+               for b, r in zip(back, raw)]
+    _results_csv(tmp_path / "r.csv", records)
+    summary = hv.run(["ingest", "--results", str(tmp_path / "r.csv"), "--hits",
+                      str(tmp_path / "hits"), "--output", str(tmp_path / "v")])
+    assert summary["rejected_results"] == {} and summary["valid_for"]["train"] == len(raw)
+
+
+def test_build_ingests_a_csv_against_the_runs_own_hits(exported, tmp_path):
+    """`build --results results.csv` checks the CSV against DIR/hits, where export puts them."""
+    import shutil
+    from transforms.human_filtering.fields import UserError
+    from transforms.stages import BuildConfig, BuildPaths, _run_ingest
+    hits_dir, rows, hits = exported
+    h = next(h for h in hits if h["gold"] == "0")
+    wrong = _click(h, rows[h["query_id"]], False)
+    forged = json.dumps([{k: wrong[k] for k in ("start", "end", "text")}])
+    _forged_csv(tmp_path / "r.csv", [(w, h, wrong, {"reference_answers": forged})
+                                     for w in ("w1", "w2")])
+    config = BuildConfig(BuildPaths((), str(tmp_path / "run"), str(tmp_path / "r.csv")))
+    with pytest.raises(UserError, match="needs --hits"):
+        _run_ingest(config, str(tmp_path / "staging"), None, {})
+    shutil.copytree(hits_dir, tmp_path / "run" / "hits")
+    summary = _run_ingest(config, str(tmp_path / "staging"), None, {})
+    assert summary["rejected_results"] == {"differs_from_hit": 2}
+    assert summary["valid_for"]["dev_test"] == 0

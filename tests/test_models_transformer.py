@@ -103,7 +103,8 @@ def test_transformer_trains_and_scores_end_to_end_on_cpu(tiny_slice, tmp_path):
 
     stats = adversarial_filter.run([
         "--candidates", str(cands), "--adversary", str(tmp_path / "adv"),
-        "--output", str(tmp_path / "filtered"), "--workers", "1", "--max_batch_size", "4"])
+        "--output", str(tmp_path / "filtered"), "--workers", "1", "--max_batch_size", "4",
+        "--adversary_kind", "kfold"])
     scored = pq.read_table(str(tmp_path / "filtered" / "scored")).to_pylist()
     assert stats["summary"]["scored"] == len(scored) == len(rows)
     assert stats["summary"]["errors"] == 0 and stats["summary"]["max_group"]["batch"] <= 4

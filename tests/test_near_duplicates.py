@@ -117,7 +117,8 @@ def versions(corpus_dir):
 def test_versions_of_real_stories_cluster_and_one_topic_stays_apart(versions):
     texts, story = versions
     sigs = {a: sig(t) for a, t in texts.items()}
-    clusters = N.components(N.similar_pairs(sigs, CONFIG))
+    clusters, rejected = N.clusters_of(sigs, CONFIG)
+    assert rejected == {}       # versions of one story are never bridges
     for a in texts:
         if a != story[a]:
             assert clusters.get(a) == clusters.get(story[a]) is not None, a
@@ -131,8 +132,8 @@ def test_versions_of_real_stories_cluster_and_one_topic_stays_apart(versions):
 def test_beam_clusters_equal_the_pure_reference(versions):
     texts, _ = versions
     sigs = {a: sig(t) for a, t in texts.items()}
-    reference = N.components(N.similar_pairs(sigs, CONFIG))
-    assert reference    # the test can fail: there are clusters to find
+    reference, rejected = N.clusters_of(sigs, CONFIG)
+    assert reference and not rejected   # the test can fail: there are clusters to find
     with TestPipeline() as p:
         found = p | beam.Create(sorted(sigs.items())) | NearDuplicateClusters(CONFIG)
         assert_that(found["main"], equal_to(sorted(reference.items())), label="Clusters")
@@ -146,6 +147,8 @@ def check_counts(got, sigs, reference):
     assert got["split.near_dup_clustered_articles"] == len(reference) == 18
     assert got["split.near_dup_size:3"] == 6 and got["split.max_near_dup_cluster"] == 3
     assert got["split.near_dup_pairs"] >= 12 and got["split.max_group_band_bucket"] >= 2
+    assert got["split.near_dup_components"] == 6 and got["split.max_near_dup_component"] == 3
+    assert got["split.near_dup_bridges"] == got["split.near_dup_cut"] == 0
 
 
 def test_big_buckets_compare_neighbours_only():
@@ -154,6 +157,14 @@ def test_big_buckets_compare_neighbours_only():
     assert N.similar_pairs(sigs, config) == {("a0", "a1"), ("a1", "a2"), ("a2", "a3"),
                                              ("a3", "a4")}
     assert set(N.components(N.similar_pairs(sigs, config)).values()) == {"a0"}
+    # compared whole (all identical: one coherent cluster), or, past
+    # near_dup_max_component, cut around cores of the pairs found: the path a0-...-a4 gives
+    # a1 (most pairs, smallest id) with a0 and a2, then a3 with a4; a2 would join them
+    assert set(N.clusters_of(sigs, config)[0].values()) == {"a0"}
+    small = N.NearDupConfig(near_dup_bands=2, near_dup_max_bucket=3, near_dup_max_component=4)
+    clusters, rejected = N.clusters_of(sigs, small)
+    assert clusters == {"a0": "a0", "a1": "a0", "a3": "a3", "a4": "a3"}
+    assert rejected == {"a2": "cut"}
 
 
 def test_benchmark_separates_versions_from_one_topic(corpus_dir):

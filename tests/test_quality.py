@@ -27,7 +27,10 @@ def test_no_artefacts_and_no_titled_answers(real_queries):
     for key in ("caption_label_opening", "answer_with_title", "position_between_commas") \
             + quality.ARTEFACTS:
         assert found.get(key, 0) == 0, (key, found)
-    assert found["over_60_share"] <= 0.01, found
+    # 3 queries over 60 tokens, real sentences of an opinion piece and a quote ("But while
+    # McHenry's reaction could very well have been ..."); captions, removed since issue 32,
+    # took the total down to 298, so their share is just over 1%
+    assert found["over_60_tokens"] <= 3 and found["over_60_share"] <= 0.012, found
 
 
 def test_queries_are_whole_sentences(real_queries):

@@ -74,14 +74,13 @@ def test_real_record_queries_are_regenerated(samples, annotator):
 def test_each_miss_names_the_rule_that_rejected_it(tmp_path, samples, annotator):
     # a query of our own over a real passage: it repeats a passage 3-gram word for word
     p = next(x for x in samples if x.text.startswith("Tracy Morgan"))
-    own = rx.GoldQuery("own", "NBC announced on Twitter Monday that @placeholder will host "
-                       "the show again next month.", p.queries[0].answers)
+    own = rx.GoldQuery("own", "NBC said on Monday that @placeholder will be a second time "
+                       "hosting the show next month.", p.queries[0].answers)
     result = regeneration.evaluate([rx.GoldPassage(p.pid, p.source, p.text, p.entities,
                                                    (own,))], annotator, SentenceConfig())
     assert result["regenerated"] == 0
     assert result["miss_causes"] == {"shares_3gram_with_passage": 1}
-    assert "NBC announced on" in result["misses"][0]["detail"] or \
-        "announced on Twitter" in result["misses"][0]["detail"]
+    assert "be a second" in result["misses"][0]["detail"]
 
 
 def test_the_command_reads_any_record_file(record_format_dir, tmp_path):

@@ -141,3 +141,142 @@ def test_explorer_shows_a_released_query_and_a_dropped_querys_reason(release):
         page.screenshot(path=str(release.parent / "explorer.png"))
         browser.close()
     assert not errors and not outside
+
+
+EMOJI = ("\U0001F600", "\U0001F30D", "\U0001F680", "\U0001D400")   # astral: 2 UTF-16 units
+
+
+def with_emoji(row: dict, n: int) -> dict:
+    """`row` with an astral character after every ". " of its passage (and one first), its
+    spans moved to match: real text reshaped, as a passage with emoji arrives."""
+    text, moved, out = row["passage"], [], []
+    for i, ch in enumerate(text):
+        if i == 0 or text[i - 2:i] == ". ":
+            out.append(EMOJI[(n + len(out)) % len(EMOJI)])
+        moved.append(len(out))
+        out.append(ch)
+    moved.append(len(out))
+    new = "".join(out)
+
+    def shift(spans):
+        return [dict(s, start=moved[s["start"]], end=moved[s["end"] - 1] + 1) for s in spans]
+    return dict(row, passage=new, entities=shift(row["entities"]), answers=shift(row["answers"]))
+
+
+@pytest.mark.fast
+def test_explorer_offsets_count_utf16_units():
+    from transforms.finalize.explorer import utf16_offsets
+    text = "a\U0001F600b\U0001F30Dc"
+    at = utf16_offsets(text)
+    assert [at(i) for i in range(len(text) + 1)] == [0, 1, 3, 4, 6, 7]
+    assert utf16_offsets("plain")(4) == 4
+    js = text.encode("utf-16-le")
+    assert js[2 * at(2):2 * at(3)].decode("utf-16-le") == text[2:3] == "b"
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} not found: apt-get install chromium")
+def test_explorer_marks_the_answers_after_emoji_in_chromium(record_format_dir, tmp_path):
+    """Issue 28: with an emoji per passage every shown query marked the wrong text."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    from tests.test_finalize import real_rows
+    from transforms.core.schema import DATASET_SCHEMA
+    from transforms.finalize.explorer import write_explorer
+    rows = [dict(with_emoji(r, n), split="dev") for n, r in enumerate(real_rows(record_format_dir))]
+    for r in rows:                                    # the reshaped rows still hold the contract
+        assert all(r["passage"][s["start"]:s["end"]] == s["text"] for s in r["entities"] + r["answers"])
+    assert sum(ord(c) > 0xFFFF for r in rows for c in r["passage"]) > 3 * len(rows)
+    dataset = tmp_path / "dataset"
+    dataset.mkdir()
+    pq.write_table(pa.Table.from_pylist(rows, schema=DATASET_SCHEMA),
+                   dataset / "dev-00000-of-00001.parquet")
+    write_explorer(str(dataset), str(tmp_path), str(tmp_path / "filtered"), 300, 5)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        errors = []
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        page.goto((dataset / "explorer" / "index.html").as_uri())
+        wrong = []
+        for row in rows:
+            page.locator(f".query-item[data-id='{row['id']}']").click()
+            answers = [a["text"] for a in row["answers"]]
+            marked = page.locator("mark.answer").all_inner_texts()
+            entities = page.locator("mark.entity").all_inner_texts()
+            shown = page.locator("#answers").inner_text()
+            if (not marked or not set(marked) <= set(answers)
+                    or not set(entities) <= {e["text"] for e in row["entities"]}
+                    or shown != " / ".join(dict.fromkeys(answers))):
+                wrong.append((row["id"], marked, shown, answers))
+        browser.close()
+    assert not errors
+    assert wrong == [], f"{len(wrong)} of {len(rows)} queries mark the wrong text: {wrong[:2]}"
+
+
+# --- issue 28: the lm-eval task reads only the release it came with ---------------------------
+
+def _utils(folder: pathlib.Path):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"release_utils_{abs(hash(folder))}",
+                                                  folder / "utils.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _refusal(folder: pathlib.Path) -> str:
+    with pytest.raises(SystemExit) as stopped:
+        _utils(folder).load_release()
+    return str(stopped.value)
+
+
+def test_lm_eval_refuses_foreign_extra_or_moved_shards_with_one_line(release, tmp_path):
+    import shutil
+    copy = shutil.copytree(release, tmp_path / "copy")
+    (dev,) = copy.glob("dev-*.parquet")
+    shutil.copy(dev, copy / "dev-00001-of-00001.parquet")          # an extra shard dropped in
+    assert _refusal(copy / "lm_eval") == (f"error: {copy / 'dev-00001-of-00001.parquet'} is "
+                                          "not a shard of this release (extra or foreign file)")
+    (copy / "dev-00001-of-00001.parquet").unlink()
+    moved = shutil.move(str(copy / "lm_eval"), str(tmp_path / "elsewhere"))
+    assert _refusal(pathlib.Path(moved)).startswith(
+        f"error: no readable _MANIFEST.json beside this lm_eval folder ({tmp_path})")
+    # the folder copied beside another release (one with other shards)
+    other = shutil.copytree(release, tmp_path / "other")
+    shutil.copytree(moved, other / "lm_eval_a")
+    assert "lm_eval_a/" in _refusal(other / "lm_eval_a")
+    shutil.rmtree(other / "lm_eval")
+    shutil.copytree(moved, other / "lm_eval")     # same bytes: this release's own task
+    assert sorted(_utils(other / "lm_eval").load_release()) == ["test", "train", "validation"]
+    tamper = sorted(other.glob("train-*.parquet"))[0]
+    from tests.test_release import tamper_one_query
+    tamper_one_query(tamper)
+    assert _refusal(other / "lm_eval") == (f"error: {tamper} differs from the shard released "
+                                           "with this task (sha256)")
+    assert _refusal(REPO_TEMPLATES).startswith("error: ")          # the template itself
+
+
+REPO_TEMPLATES = pathlib.Path(__file__).resolve().parents[1] / "beam_pipelines" / "templates" / "lm_eval"
+
+
+def test_lm_eval_through_the_harness_refuses_an_extra_shard(release, tmp_path):
+    pytest.importorskip("lm_eval", reason="lm-eval is not installed")
+    import shutil
+    from lm_eval.tasks import TaskManager
+    copy = shutil.copytree(release, tmp_path / "copy")
+    (dev,) = copy.glob("dev-*.parquet")
+    shutil.copy(dev, copy / "dev-00009-of-00010.parquet")
+    manager = TaskManager(include_path=str(copy / "lm_eval"))
+    with pytest.raises(SystemExit, match="is not a shard of this release"):
+        manager.load("record_test_release")
+
+
+def test_lm_eval_rows_without_answers_are_left_out_not_an_index_error(release):
+    import datasets
+    utils = _utils(release / "lm_eval")
+    rows = pq.read_table(sorted(release.glob("dev-*.parquet"))).to_pylist()[:3]
+    rows[1]["answers"] = []
+    docs = utils.process_docs(datasets.Dataset.from_list(rows))
+    assert len(docs) == 2 and all(d["answers"] for d in docs)
+    empty = dict(docs[0], answers=[])
+    assert utils.doc_to_target(empty).startswith("  - ")
+    assert utils.process_results(empty, [(0.0, False)]) == {"f1": 0.0, "em": 0.0}

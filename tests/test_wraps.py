@@ -153,8 +153,9 @@ def test_tokenised_text_is_not_the_wrap_layout():
 def test_the_line_rules_are_named_rules_with_reasons():
     assert all(isinstance(r, Rule) for r in wraps.WRAP_LINE_RULES)
     assert [(r.name, r.reason) for r in wraps.WRAP_LINE_RULES] == [
-        ("not_video_line", "video_line"), ("not_link_headline", "link_headline"),
-        ("not_wrap_caption", "wrap_caption")]
+        ("not_video_line", "video_line"), ("not_promotion", "promotion"),
+        ("not_link_headline", "link_headline"), ("not_wrap_caption", "wrap_caption"),
+        ("not_caption", "caption")]
 
 
 STORY = "\n\n".join([

@@ -11,6 +11,11 @@ One run per folder. If a stage already finished here with other settings or othe
 the build refuses, naming what changed, unless `overwrite`: then the changed stages rerun
 and outputs tied to the old query ids (hits/, validated/, annotation databases) are moved
 aside under _superseded/, never deleted. A lock keeps a second build out of the folder.
+
+Ownership. The build deletes only what it wrote: a run folder whose stage outputs hold
+files their manifests do not list is refused at the start (one line naming one), and a
+file dropped in while the build runs is moved aside under _foreign/ when the stage's
+outputs are replaced (transforms/core/outputs.py).
 """
 import hashlib
 import json
@@ -23,7 +28,7 @@ from transforms.core import manifest
 from transforms.core.io_utils import glob_details
 from transforms.core.preflight import InputError
 from transforms.core.rundir import RunDir
-from transforms.core.stage import Runtime, current
+from transforms.core.stage import Runtime, current, on_exit
 from transforms.stages import STAGES, TIED_TO_QUERY_IDS, BuildConfig, plan
 
 log = logging.getLogger("build")
@@ -137,8 +142,16 @@ class Builder:
         return out
 
     # -- the run
+    def check_ownership(self) -> None:
+        """Refuse to start when a folder some stage would replace holds files the build did
+        not write (transforms/core/outputs.py): never delete the user's files."""
+        from transforms.core.outputs import check_owned
+        check_owned({folder: self.run_dir.join(folder) for stage in self.stages
+                     for folder in stage.outputs})
+
     def run(self) -> dict:
         rd = self.run_dir
+        self.check_ownership()
         changes = self.changes()
         if changes and not self.overwrite:
             raise InputError(f"{rd.url} already holds a run built with other inputs or "
@@ -201,6 +214,7 @@ class Builder:
         rd = self.run_dir
         rd.clear_marker(stage.name)
         staging = rd.staging(stage.name, keep=stage.resumable)
+        forget = on_exit(lambda: None if stage.resumable else rd.drop_staging(stage.name))
         runtime = self.runtime if stage.model_step else Runtime(
             self.runtime.beam_args, self.runtime.workers, (), self.runtime.progress)
         started = time.monotonic()
@@ -217,6 +231,8 @@ class Builder:
             if not stage.resumable:   # a resumable stage's next run reuses what it finished
                 rd.drop_staging(stage.name)
             raise
+        finally:
+            forget()
         outputs = {f: manifest.digest(manifest.read(rd.join(f)) or {}) for f in stage.outputs}
         marker = {"stage": stage.name, "fingerprint": fingerprint, "outputs": outputs,
                   "outputs_digest": _digest(outputs),

@@ -140,9 +140,12 @@ def _run_filter(config, out, runtime, extra):
 
 
 def _run_ingest(config, out, runtime, extra):
+    from transforms.core.io_utils import glob
     from transforms.human_filtering.ingest import ingest
+    hits = join(config.paths.output, "hits")      # where `export` puts the HITs of a run
     return ingest(config.paths.results, join(out, "validated"),
-                  config.settings.human_validation)
+                  config.settings.human_validation,
+                  hits if glob(join(hits, "manifest.json")) else None)
 
 
 def _run_finalize(config, out, runtime, extra):
@@ -165,7 +168,8 @@ def _graph_filter(p, config, extra):
     from transforms.machine_filtering import filter_stage
     s = config.settings.train_folds
     metas = [{"fold": f, "folds": s.folds, "model": s.model, "model_params": {},
-              "checkpoint": "model.pt"} for f in range(s.folds)]
+              "checkpoint": "model.pt"} for f in range(s.folds)
+             if config.settings.adversarial_filter.uses_kfold()]
     hints = extra.get("hints") or {}
     cfg = filter_config(config, config.paths.output)
     filter_stage.graph(p, cfg, metas, filter_stage.handler_device(cfg.settings.device, hints),
@@ -181,7 +185,8 @@ STAGES = (
     Stage("generate", ("candidates", "rejected", "articles", "stats"), (),
           lambda s: s.generate, _run_generate, _graph_generate, defines_queries=True),
     Stage("train_folds", ("adversary",), ("generate",), lambda s: s.train_folds, _run_train,
-          _graph_train, model_step=True, resumable=True),
+          _graph_train, model_step=True, resumable=True,
+          when=lambda config: config.settings.adversarial_filter.uses_kfold()),
     Stage("adversarial_filter", ("filtered",), ("generate", "train_folds"),
           lambda s: s.adversarial_filter, _run_filter, _graph_filter, model_step=True,
           defines_queries=True),

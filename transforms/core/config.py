@@ -13,6 +13,7 @@ import argparse
 import dataclasses
 import hashlib
 import json
+import math
 import typing
 from typing import Any, Callable, Iterator, Optional
 
@@ -95,6 +96,18 @@ def _shown(leaf: Leaf) -> str:
     return str(d)
 
 
+def finite_float(value) -> float:
+    """A float flag or TOML value: NaN and infinities are refused (`nan` once turned the
+    near-duplicate clustering off without a word: every comparison with NaN is false)."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {value!r}") from None
+    if not math.isfinite(number):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {value!r}")
+    return number
+
+
 def _csv(value: str) -> tuple:
     return tuple(v.strip() for v in value.split(",") if v.strip())
 
@@ -106,7 +119,9 @@ def _parser_for(leaf: Leaf):
     origin = typing.get_origin(tp) or tp
     if origin is tuple:
         return _csv
-    if tp in (int, float, str):
+    if tp is float:
+        return finite_float
+    if tp in (int, str):
         return tp
     return str
 
@@ -174,8 +189,10 @@ def coerce(leaf: Leaf, value, where: str):
         if not isinstance(value, bool):
             raise ValueError(f"{where}: {leaf.flag} must be true or false, got {value!r}")
         return value
-    if tp is float and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
+    if tp is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+        if not math.isfinite(value):
+            raise ValueError(f"{where}: {leaf.flag} must be a finite number, got {value!r}")
+        value = float(value)
     if tp in (int, float, str) and not isinstance(value, tp) or isinstance(value, bool) and tp is not bool:
         raise ValueError(f"{where}: {leaf.flag} must be {tp.__name__}, got {value!r}")
     if leaf.choices and value not in leaf.choices:

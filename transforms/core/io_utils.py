@@ -1,10 +1,37 @@
-"""Small fsspec helpers shared by the stages (local paths and gs:// alike)."""
+"""Small fsspec helpers shared by the stages (local paths and gs:// alike).
+
+Every remote read is bounded: importing this module gives fsspec's `gs://` and `http(s)://`
+file systems a timeout per request (`REQUEST_TIMEOUT_S`; gcsfs then retries a few times
+and raises), unless the user's fsspec configuration sets its own.
+"""
 import json
 import posixpath
 
 import fsspec
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+REQUEST_TIMEOUT_S = 60
+CONNECT_TIMEOUT_S = 20
+
+
+def bound_remote_reads(conf=None, request_s: float = REQUEST_TIMEOUT_S,
+                       connect_s: float = CONNECT_TIMEOUT_S) -> dict:
+    """fsspec's configuration (or `conf`) with request timeouts for gcsfs and HTTP (set
+    where the configuration has none)."""
+    conf = fsspec.config.conf if conf is None else conf
+    conf.setdefault("gs", {}).setdefault("requests_timeout", request_s)
+    try:
+        import aiohttp
+    except ImportError:  # pragma: no cover - gcsfs brings aiohttp
+        return conf
+    timeout = aiohttp.ClientTimeout(total=None, sock_connect=connect_s, sock_read=request_s)
+    for proto in ("http", "https"):
+        conf.setdefault(proto, {}).setdefault("client_kwargs", {}).setdefault("timeout", timeout)
+    return conf
+
+
+bound_remote_reads()
 
 
 def join(base: str, *parts: str) -> str:

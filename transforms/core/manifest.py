@@ -64,9 +64,10 @@ def sha256_of(fs, path, block: int = 1 << 20) -> str:
     return h.hexdigest()
 
 
-def write(folder: str) -> dict:
-    """Describe `folder` and store the manifest inside it; returns the manifest."""
-    m = describe(folder)
+def write(folder: str, described: Optional[dict] = None) -> dict:
+    """Describe `folder` (or take `described`, its description made just before) and store
+    the manifest inside it; returns the manifest."""
+    m = describe(folder) if described is None else described
     fs, root = _fs(folder)
     fs.makedirs(root, exist_ok=True)
     with fs.open(posixpath.join(root.rstrip("/"), NAME), "w") as f:
@@ -84,6 +85,13 @@ def read(folder: str) -> Optional[dict]:
         return m if isinstance(m, dict) and isinstance(m.get("files"), dict) else None
     except (FileNotFoundError, ValueError, OSError):
         return None
+
+
+def unhashed(m: dict) -> list:
+    """Names of the entries that carry no sha256 (they could change unseen)."""
+    return sorted(name for name, e in m.get("files", {}).items()
+                  if not (isinstance(e, dict) and isinstance(e.get("sha256"), str)
+                          and len(e["sha256"]) == 64))
 
 
 def differences(expected: dict, actual: dict, limit: int = 3) -> list:

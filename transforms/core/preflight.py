@@ -2,7 +2,11 @@
 
 - an output folder is writable (local: a probe file; `gs://`: credentials and the bucket);
 - `gs://` paths: Google Cloud credentials exist and the storage service answers within
-  `TIMEOUT_S` (a network that is down is reported as such, not after a minute of retries).
+  `TIMEOUT_S` (a network that is down is reported as such, not after a minute of retries);
+  a chained fsspec URL (`simplecache::gs://...`, `zip://a.csv::gs://...`) is checked link
+  by link, so its `gs://` part gets the same check;
+- every protocol of a URL is one fsspec knows and can load (`GS://`, or `s3://` without
+  s3fs installed: one line, not a traceback).
 """
 import os
 import posixpath
@@ -20,6 +24,33 @@ class InputError(Exception):
 
 def protocol(url: str) -> str:
     return url.split("://", 1)[0] if "://" in url else "file"
+
+
+def chain(url: str) -> list:
+    """[(protocol, link)] of a fsspec URL, outermost first: `simplecache::gs://b/x` is
+    [("simplecache", "simplecache"), ("gs", "gs://b/x")]; a plain path is one "file" link."""
+    links = url.split("::")
+    return [(protocol(link) if "://" in link or i == len(links) - 1 else link, link)
+            for i, link in enumerate(links)]
+
+
+def check_protocol(url: str, proto: str) -> None:
+    """InputError (one line) unless fsspec knows `proto` and its package is installed."""
+    import importlib.util
+
+    from fsspec.registry import known_implementations, registry
+    if proto in ("file", "local") or proto in registry:
+        return
+    impl = known_implementations.get(proto)
+    if impl is None:
+        hint = f" (protocols are lower case: {proto.lower()}://)" if \
+            proto.lower() != proto and proto.lower() in known_implementations else \
+            " (e.g. gs://, http://, simplecache::gs://; see fsspec's protocols)"
+        raise InputError(f"{url}: unknown protocol {proto!r}{hint}")
+    package = impl["class"].split(".", 1)[0]
+    if importlib.util.find_spec(package) is None:   # found without importing it
+        raise InputError(f"{url}: {proto}:// needs a package that is not installed: "
+                         f"{impl.get('err') or 'pip install ' + package}")
 
 
 def bucket_of(url: str) -> str:
@@ -94,17 +125,27 @@ def _check_gcs(url: str, timeout: float) -> None:
         raise InputError(f"{url}: the storage service answered HTTP {response.status_code}")
 
 
+def check_protocols(url: str) -> None:
+    """`check_protocol` for every link of `url` that names one (`proto://`): what every
+    command runs on its path arguments before it reads anything."""
+    for link in url.split("::"):
+        if "://" in link:
+            check_protocol(url, protocol(link))
+
+
 _checked = set()
 
 
 def check_remote(url: str) -> None:
-    """The checks a remote URL needs (once per bucket per process)."""
-    proto = protocol(url)
-    if proto in ("gs", "gcs"):
-        key = (proto, bucket_of(url))
-        if key not in _checked:
-            check_gcs(url)
-            _checked.add(key)
+    """The checks a URL needs, link by link of a chained one: a known protocol, and for
+    `gs://` credentials and the bucket (once per bucket per process)."""
+    for proto, link in chain(url):
+        check_protocol(url, proto)
+        if proto in ("gs", "gcs"):
+            key = (proto, bucket_of(link))
+            if key not in _checked:
+                check_gcs(link)
+                _checked.add(key)
 
 
 def check_writable(url: str) -> None:

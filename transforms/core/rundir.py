@@ -180,15 +180,18 @@ class RunDir:
                 pass
 
     def publish(self, stage: str, outputs) -> None:
-        """Replace the stage's outputs in the run folder with what it wrote under staging."""
-        staging = self._p(STAGING, stage)
+        """Replace the stage's outputs in the run folder with what it wrote under staging,
+        each folder whole (outputs.replace); files there the build did not write (dropped in
+        while it ran) are moved aside under _foreign/ first, never deleted."""
+        from transforms.core import outputs as O
         for out in outputs:
-            src, dst = posixpath.join(staging, out), self._p(out)
-            if self.fs.exists(dst):
-                self.fs.rm(dst, recursive=True)
-            if self.fs.exists(src):
-                self.fs.makedirs(posixpath.dirname(dst), exist_ok=True)
-                self.fs.mv(src, dst, recursive=True)
+            stray = O.foreign(self.join(out))
+            if stray:
+                moved = O.move_aside(self.join(out), stray, self.join(O.ASIDE))
+                log.warning("%s held %d file(s) the build did not write (e.g. %s/%s): moved "
+                            "aside to %s, not deleted", self.join(out), len(stray), out,
+                            stray[0], posixpath.dirname(moved[0]))
+            O.replace(self.join(STAGING, stage, out), self.join(out))
         self.drop_staging(stage)
 
     def exists(self, rel: str) -> bool:

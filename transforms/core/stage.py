@@ -13,11 +13,29 @@ import contextlib
 import dataclasses
 import logging
 import os
+import shlex
 import time
 from typing import Callable, Optional
 
 log = logging.getLogger("stage")
 CURRENT = {"stage": None}   # the stage running now (for the Ctrl-C line)
+_CLEANUPS = []   # callables run when the command ends, however it ends (staging, locks, tmp)
+
+
+def on_exit(fn):
+    """Run `fn` when the command ends, however it ends: its normal end, an error, Ctrl-C or
+    SIGTERM (beam_pipelines/common.py runs them). Returns a remover."""
+    _CLEANUPS.append(fn)
+    return lambda: _CLEANUPS.remove(fn) if fn in _CLEANUPS else None
+
+
+def run_cleanups() -> None:
+    while _CLEANUPS:
+        fn = _CLEANUPS.pop()
+        try:
+            fn()
+        except Exception:  # noqa: BLE001 - cleaning up must not hide the real outcome
+            pass
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,10 +75,17 @@ def pipeline_options(beam_args, workers=None):
     return PipelineOptions(args)
 
 
+#: Where a command sends its local workers' own stderr (set by beam_pipelines/common.py):
+#: Beam's SDK worker prints every DoFn error's traceback there, which the runner also raises
+#: in the command, so on the terminal it would only bury the command's one-line error.
+WORKER_STDERR = "RECORD_BUILDER_WORKER_STDERR"
+
+
 def local_runner(options):
     """Beam's FnApiRunner whose worker processes are started with `exec` (Beam runs them
     through `sh -c`): a worker that dies is then reported once, by the command (see
-    beam_pipelines/common.py), not also by the shell ("Killed"). None for other runners."""
+    beam_pipelines/common.py), not also by the shell ("Killed"). Their stderr goes to
+    `$RECORD_BUILDER_WORKER_STDERR` when set. None for other runners."""
     from apache_beam.options.pipeline_options import DirectOptions, StandardOptions
     if (options.view_as(StandardOptions).runner != "FnApiRunner"
             or options.view_as(DirectOptions).direct_running_mode != "multi_processing"):
@@ -68,11 +93,14 @@ def local_runner(options):
     from apache_beam.portability import python_urns
     from apache_beam.runners.portability.fn_api_runner import FnApiRunner
 
+    log = os.environ.get(WORKER_STDERR)
+    tail = f" 2>>{shlex.quote(log)}".encode() if log else b""
+
     class ExecWorkers(FnApiRunner):
         def run_via_runner_api(self, pipeline_proto, options):
             for env in pipeline_proto.components.environments.values():
                 if env.urn == python_urns.SUBPROCESS_SDK and not env.payload.startswith(b"exec "):
-                    env.payload = b"exec " + env.payload
+                    env.payload = b"exec " + env.payload + tail
             return super().run_via_runner_api(pipeline_proto, options)
 
     return ExecWorkers()

@@ -3,8 +3,9 @@
 `Annotator` wraps one spaCy pipeline; the Beam DoFn loads it once per worker in `setup()`.
 Only the components NER and sentence splitting need are run. spaCy's output is then made
 to read as ReCoRD's: sentence boundaries corrected (`boundaries.py`), entity spans marked
-as ReCoRD marks them (`entities.py`; names of several words, `compounds.py`), and one
-label per name across the article, every occurrence tagged (`consistency.py`).
+as ReCoRD marks them (`entities.py`; names of several words, `compounds.py`; names the
+model cuts or glues, `spans.py`), and one label per name across the article, every
+occurrence tagged (`consistency.py`).
 """
 import string
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from transforms.curation.boundaries import fix_starts
 from transforms.curation.consistency import consistent_mentions
 from transforms.curation.compounds import numbered_name
 from transforms.curation.entities import mark_span
+from transforms.curation.spans import drop_opening_dateline, repair_spans
 from transforms.curation.spacy_runtime import import_spacy
 
 # Named-entity types kept (OntoNotes labels): people, groups, places, things with names.
@@ -100,10 +102,11 @@ def _draft_from_doc(doc, entity_labels) -> _Draft:
     pairs = [(t.text, bool(t.whitespace_) or (t.i + 1 < len(doc) and doc[t.i + 1].is_space))
              for t in tokens]
     position = {t.i: k for k, t in enumerate(tokens)}
+    inside_name = {t.i for ent in doc.ents for t in ent[1:]}
     spacy_starts = []
     for sent in doc.sents:
         first = next((t for t in sent if not t.is_space), None)
-        if first is not None:
+        if first is not None and first.i not in inside_name:   # never "Mike | Tyson"
             spacy_starts.append(position[first.i])
     starts = fix_starts(pairs, spacy_starts)
     sentences, sentence_chars = [], set()
@@ -127,7 +130,8 @@ def _draft_from_doc(doc, entity_labels) -> _Draft:
                                    number_label)
         for s, e, lab in mark_span(text, ent.start_char, end, label,
                                    ent.start_char in sentence_chars):
-            mentions.append(Mention(s, e, text[s:e], lab))
+            mentions.append((s, e, lab))
+    mentions = [Mention(s, e, text[s:e], lab) for s, e, lab in repair_spans(text, mentions)]
     return _Draft(text, len(tokens), sentences, mentions)
 
 
@@ -147,7 +151,8 @@ def finish_article(drafts) -> list:
                                   [[(m.start, m.end, m.label) for m in d.mentions] for d in drafts])
     out = []
     for d, found in zip(drafts, triples):
-        mentions = [Mention(s, e, d.text[s:e], label) for s, e, label in found]
+        mentions = [Mention(s, e, d.text[s:e], label)
+                    for s, e, label in drop_opening_dateline(d.text, found)]
         spans = [(m.start, m.end) for m in mentions]
         sentences = tuple(
             Sentence(s, e, n, words, tuple(_touches(ws, spans) for ws in word_spans))

@@ -15,10 +15,13 @@ the middle nor two sentences merged:
   before it introduces a title ("told The Sun", "in The Times", "film The Dark Knight");
   so does a quoted sentence glued to a caption ("... his first start ‘Here he's brought
   the lads in.’", also one running on over several sentences), unless a speech verb or
-  a preposition introduces it ("said ‘I am fine.’", "won by 'Bad Newz Kennels.'") or it
+  a preposition introduces it ("said ‘I am fine.’", "won by 'Bad Newz Kennels.'", also a
+  few words back in the clause: "saying last spring 'Trump is a phony'") or it
   is a quoted name followed by a comma and no attribution ("'Don't Ask Don't Tell,'
   which banned ...");
-- a number word after a capitalised word is part of a name ("Formula One champion");
+- a number word after a capitalised word is part of a name ("Formula One champion"), and
+  the splitter's own cut is never taken inside a name the NER model marked ("Mike |
+  Tyson": annotation.py leaves such cuts out of `starts`);
 - a caption's end is found where the body's sentence opens with a name the caption has
   just given, after a plain word ("... success later this month O'Neill told Betfred:
   ..."; `glued_name_start`);
@@ -155,6 +158,8 @@ def _glued_quote(tokens: Sequence[Token], i: int) -> bool:
     if not tokens[i - 1][1] or not prev[-1:].isalnum() or prev.lower() in SPEECH_VERBS \
             or prev.lower() in TITLE_INTRODUCERS:    # "won by 'Bad Newz Kennels.'"
         return False
+    if _speech_in_clause(tokens, i):
+        return False          # "saying last spring 'Trump is a phony'": one sentence
     if not tokens[i + 1][0][:1].isupper():
         return False
     for j in range(i + 2, min(len(tokens), i + MAX_QUOTE_TOKENS)):
@@ -168,6 +173,23 @@ def _glued_quote(tokens: Sequence[Token], i: int) -> bool:
         if text in TERMINALS and j - i > 4 and j + 1 < len(tokens) \
                 and tokens[j + 1][0][:1].isupper():
             return True       # the quote's first sentence ends inside it
+    return False
+
+
+SPEECH_LOOKBACK = 5
+
+
+def _speech_in_clause(tokens: Sequence[Token], i: int) -> bool:
+    """A speech verb among the few words before token i, in the same clause (no mark
+    between): the quote at i is what was said, not a new sentence."""
+    for j in range(i - 1, max(-1, i - 1 - SPEECH_LOOKBACK), -1):
+        text = tokens[j][0]
+        if not text[-1:].isalnum():
+            return False
+        if text.lower() in ("said", "says", "saying", "told", "tells", "telling", "wrote",
+                            "writes", "writing", "added", "adding", "asked", "asking",
+                            "tweeted", "declared", "declaring", "insisted", "insisting"):
+            return True
     return False
 
 

@@ -1,8 +1,10 @@
 """Daily Mail photo captions inside a paragraph (paper section 3.1, curation): photo
-positions ("(pictured)", ", left,"), caption labels ("Lurking: Smith was outside") and
-"Scroll down for video" lines. `split_captions` cuts a paragraph where a label or a scroll
-line stands; the label and the line go (`CAPTION_LABEL`, `SCROLL_LINE`). Pure functions;
-no Beam. Captions on lines of their own in the line-wrapped layout are wraps.py's."""
+positions and notes ("(pictured)", ", left,", ", pictured in court in January,"),
+caption labels ("Lurking: Smith was outside") and "Scroll down for video" lines.
+`split_captions` cuts a paragraph where a label or a scroll line stands; the label and
+the line go (`CAPTION_LABEL`, `SCROLL_LINE`); a caption left as a piece of its own (no
+end mark, `is_caption_piece`) goes too (`CAPTION`). Pure functions; no Beam. Captions on
+lines of their own in the line-wrapped layout are wraps.py's."""
 import re
 from typing import Optional
 
@@ -23,6 +25,16 @@ _PHOTO_POSITION = re.compile(
 # took his daughter Amira, right, to a demonstration"
 _COMMA_POSITION = re.compile(r",\s(?:(?:far|top|bottom|centre|center) )?(?:left|right|centre|"
                              r"center|above|below|pictured|inset)(?:,(?=\s)|(?=[;.]))")
+# a photo note the body carries between commas: "Smith, pictured left, said", "his client,
+# pictured in court back in January, wanted", "Jones, pictured here in 2013 before she
+# started exercising, was" (a short aside opening with "pictured" or "seen here")
+_COMMA_PICTURED = re.compile(r",\s(?:pictured|seen here|shown here|photographed)\b"
+                             r"(?:[^,;.!?()]{0,80}?)(?:,(?=\s)|(?=[;.]))")
+# a bracket opening with a position word, with more after it: "(right with his arms
+# outstretched)", "(left, in 2012)", "(centre, in red)"
+_BRACKET_POSITION = re.compile(r"\s*\((?:left|right|centre|center|above|below|top|bottom|"
+                               r"inset|far left|far right|second left|second right)\b"
+                               r"[^()]{0,60}\)")
 # A caption label: a short label and a colon opening a photo caption ("Lurking: Smith was
 # outside"), at the start, after a sentence, or glued to the text before it.
 _LABEL_COLON = re.compile(r"(?<=[\w'’)]): (?=[A-Z0-9'‘\"“])")
@@ -49,10 +61,40 @@ _FUNCTION_WORDS = frozenset({
 })
 
 
+_POSITIONS = (_PHOTO_POSITION, _BRACKET_POSITION, _COMMA_PICTURED, _COMMA_POSITION)
+
+
 def strip_photo_positions(text: str) -> str:
     """'Smith (pictured) and Jones (far left)' -> 'Smith and Jones'; 'Hussen, left, took
-    his daughter Amira, right, to' -> 'Hussen took his daughter Amira to'."""
-    return _COMMA_POSITION.sub("", _PHOTO_POSITION.sub("", text))
+    his daughter Amira, right, to' -> 'Hussen took his daughter Amira to'; 'Jones,
+    pictured here in 2013, was' -> 'Jones was'; 'An employee (right with his arms
+    outstretched) is' -> 'An employee is'."""
+    for pattern in _POSITIONS:
+        text = pattern.sub("", text)
+    return text
+
+
+def count_photo_positions(text: str) -> int:
+    """How many photo positions and notes `strip_photo_positions` takes out."""
+    n = 0
+    for pattern in _POSITIONS:
+        text, k = pattern.subn("", text)
+        n += k
+    return n
+
+
+_END_MARK = re.compile(r"[.!?…]['\"’”)\]]*$")
+MAX_CAPTION_PIECE_WORDS = 60
+
+
+def is_caption_piece(piece: str, source, followed: bool) -> bool:
+    """A Daily Mail piece with no end mark, of at most 60 words, not the article's whole
+    text (`followed`: other text beside it): a photo caption on a line of its own (Daily
+    Mail captions carry no full stop; the body's sentences do), or the caption a label
+    was cut from ("Lurking: Smith was outside the house")."""
+    words = piece.split()
+    return (source == "dailymail" and followed and 0 < len(words) <= MAX_CAPTION_PIECE_WORDS
+            and not _END_MARK.search(piece.strip()))
 
 
 def _is_label(label: list) -> bool:
@@ -99,6 +141,7 @@ def caption_cuts(text: str) -> list:
 
 
 SCROLL_LINE = Reject("not_scroll_line", "scroll_line")
+CAPTION = Reject("not_caption", "caption")
 CAPTION_LABEL = Reject("not_caption_label", "caption_label")
 
 
@@ -120,3 +163,47 @@ def split_captions(text: str, cut_out: Optional[list] = None) -> list:
         cursor = e
     pieces.append(text[cursor:])
     return [p.strip() for p in pieces if p.strip()]
+
+
+# ---------------------------------------------------------------- repeated leads
+_SENTENCE = re.compile(r"[^.!?]+?[.!?]['\"’”)]*(?=\s|$)")
+MIN_REPEATED_WORDS = 8
+MAX_LEAD_WORDS = 60
+
+
+def strip_repeated_sentences(paragraphs) -> tuple:
+    """(paragraphs, how many repeats went): a sentence of the article (eight words or
+    more) written again further on with no end mark and glued to the next sentence is a
+    photo caption repeating it ("The couple married in 2010. ... The couple married in
+    2010 They met at ..."): the repeat goes. A repeat with its end mark is left to
+    passages.py (a sentence said twice counts once)."""
+    first = {}                 # core -> (paragraph, end of its first occurrence)
+    for i, p in enumerate(paragraphs):
+        for m in _SENTENCE.finditer(p):
+            core = m.group().strip().rstrip("'\"’”)").rstrip(".!?")
+            if len(core.split()) >= MIN_REPEATED_WORDS:
+                first.setdefault(core, (i, m.end()))
+    if paragraphs:             # a lead with no full stop, glued to the sentence after it
+        words = list(re.finditer(r"\S+", paragraphs[0]))[:MAX_LEAD_WORDS]
+        for k in range(len(words), MIN_REPEATED_WORDS - 1, -1):
+            core = paragraphs[0][:words[k - 1].end()]
+            if not re.search(r"[.!?]['\"’”)]*$", core):
+                first.setdefault(core, (0, len(core)))
+    out, n = [], 0
+    for i, p in enumerate(paragraphs):
+        for core, (j, end) in sorted(first.items(), key=lambda kv: -len(kv[0])):
+            start = end if j == i else 0
+            while j <= i:
+                k = p.find(core, start)
+                if k < 0:
+                    break
+                after = p[k + len(core):k + len(core) + 3].replace("'", "").replace("‘", "")
+                after = after.replace('"', "").replace("“", "")
+                if (k == 0 or p[k - 1] == " ") and after[:1] == " " and after[1:2].isupper():
+                    p = p[:k] + p[k + len(core) + 1:]
+                    n += 1
+                    start = k
+                else:
+                    start = k + 1
+        out.append(p.strip())
+    return out, n

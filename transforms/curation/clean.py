@@ -6,11 +6,15 @@ from typing import Optional, Union
 
 from transforms.ingestion.articles import Article
 from transforms.curation import wraps
-from transforms.curation.captions import (CAPTION_LABEL, SCROLL_LINE,  # noqa: F401 (re-exported)
-                                          caption_labels, split_captions, strip_photo_positions)
+from transforms.curation.captions import (CAPTION, CAPTION_LABEL, SCROLL_LINE,  # noqa: F401
+                                          caption_labels, count_photo_positions,
+                                          is_caption_piece, split_captions,
+                                          strip_photo_positions, strip_repeated_sentences)
+from transforms.curation.highlights import clean_highlights
+from transforms.curation.promotions import MAX_PROMOTION_WORDS, find_promotions, is_promotion
 from transforms.curation.fragments import NOT_LINK_HEADLINE, NOT_STAT_BOX, split_fragments
 from transforms.core.config import setting
-from transforms.core.rules import Rule, first_rejection
+from transforms.core.rules import Reject, Rule, first_rejection
 from transforms.core.schema import rejected_row
 
 STAGE = "clean"
@@ -141,24 +145,54 @@ def infer_source(article: Article, raw_first_paragraph: str = "") -> Optional[st
 
 NOT_BOILERPLATE = Rule("not_boilerplate", "boilerplate",
                        lambda piece, source, c: not is_boilerplate(piece))
-# pieces of a paragraph that are not text of the story (fragments.py): dropped by clean
-PIECE_RULES = (NOT_BOILERPLATE, NOT_STAT_BOX, NOT_LINK_HEADLINE)
+NOT_PROMOTION = Rule("not_promotion", "promotion",
+                     lambda piece, source, c: not is_promotion_piece(piece))
+# pieces of a paragraph that are not text of the story (fragments.py, promotions.py):
+# dropped by clean
+PIECE_RULES = (NOT_BOILERPLATE, NOT_STAT_BOX, NOT_LINK_HEADLINE, NOT_PROMOTION)
+PROMOTION = Reject("not_promotion", "promotion")
 
 
-def paragraph_pieces(paragraph: str, source: Optional[str]) -> list:
+def is_promotion_piece(piece: str) -> bool:
+    """A piece that is a promotion and nothing else (a longer piece that opens with one is
+    cut by `split_promotions`)."""
+    return len(piece.split()) <= MAX_PROMOTION_WORDS and is_promotion(piece)
+
+
+def split_promotions(text: str, cut_out: list) -> list:
+    """The text cut where a promotion opens a sentence; each promotion goes to `cut_out`."""
+    pieces, cursor = [], 0
+    for s, e in find_promotions(text):
+        pieces.append(text[cursor:s])
+        cut_out.append((text[s:e].strip(), PROMOTION))
+        cursor = e
+    pieces.append(text[cursor:])
+    return [p.strip() for p in pieces if p.strip()]
+
+
+def paragraph_pieces(paragraph: str, source: Optional[str], alone: bool = True) -> list:
     """(piece, Reject or None) for each piece of a cleaned paragraph: stat boxes and CNN
-    link headlines cut out (fragments.py), then captions (`split_captions`); a piece with
-    a Reject is not text of the story (`PIECE_RULES`, or a caption label or scroll line
-    that `split_captions` cut out)."""
+    link headlines cut out (fragments.py), then captions (`split_captions`) and
+    promotions (`split_promotions`); a piece with a Reject is not text of the story
+    (`PIECE_RULES`, a caption label, scroll line or promotion cut out, or a Daily Mail
+    caption left as a piece of its own: `is_caption_piece`; `alone`: the paragraph is the
+    article's only one, so a piece that is all of it is its text, not a caption)."""
     out = []
-    for fragment in split_fragments(paragraph, source):
+    fragments = split_fragments(paragraph, source)
+    for fragment in fragments:
         whole = first_rejection(PIECE_RULES, fragment, source)
         if whole is not None:     # a stat box or headline goes whole, labels and all
             out.append((fragment, whole))
             continue
         cut_out = []
-        for piece in split_captions(fragment, cut_out):
-            out.append((piece, first_rejection(PIECE_RULES, piece, source)))
+        pieces = [p for c in split_captions(fragment, cut_out)
+                  for p in split_promotions(c, cut_out)]
+        for piece in pieces:
+            followed = not (alone and len(fragments) == 1 and len(pieces) == 1)
+            why = first_rejection(PIECE_RULES, piece, source)
+            if why is None and is_caption_piece(piece, source, followed):
+                why = CAPTION
+            out.append((piece, why))
         out += cut_out
     return out
 
@@ -183,22 +217,28 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig(),
             head = not p.strip()
         heads.append(p)
     repaired, cut = wraps.repair_paragraphs(heads, source)   # lines the page broke
+    repaired, repeats = strip_repeated_sentences(repaired)  # a lead repeated as a caption
     if dropped is not None:
         dropped.update(why.reason for _, why in cut)
+        if repeats:
+            dropped["repeated_lead"] += repeats
     paragraphs = []
     for i, p in enumerate(repaired):
+        notes = count_photo_positions(undo_ptb_escapes(p)) if dropped is not None else 0
+        if notes:
+            dropped["position_note"] += notes
         p = clean_paragraph(p)
         if i == len(body) - 1:
             p = strip_trailing_credit(p)
         if not p.strip() and dropped is not None and body[i].strip():
             dropped["cleaned_away"] += 1     # a link line, a byline, 'E-mail to a friend'
-        for piece, why in paragraph_pieces(p, source):
+        for piece, why in paragraph_pieces(p, source, alone=len(repaired) == 1):
             if why is None:
                 paragraphs.append(piece)
             elif dropped is not None:
                 dropped[why.reason] += 1
-    highlights = tuple(h for h in (wraps.repair_highlight(clean_paragraph(h))
-                                   for h in article.highlights) if h)
+    highlights = clean_highlights([wraps.repair_highlight(clean_paragraph(h))
+                                   for h in article.highlights], dropped)
     if not paragraphs and not highlights:
         return reject("empty_article", "no text after cleaning")
     if not paragraphs:

@@ -12,7 +12,9 @@ An NER model tags a name in one sentence and misses it in the next; ReCoRD's spa
   Northampton");
 - a name of several words is tagged whole at every occurrence, over the shorter mentions
   the model made inside it ("ADAC Formula 4", not "Formula" alone);
-- a demonym right before a name made with a number is part of it ("German Formula 4").
+- a demonym right before a name made with a number is part of it ("German Formula 4");
+- a known name is tagged before a lower-case hyphen tail ("U.S.-bound", "Bush-era") and
+  after a lower-case prefix ("pro-Trump"), never inside a hyphenated name.
 Not propagated: a one-word string that also appears in lower case in the article (a common
 word capitalised at a sentence start: "Drew up plans" / "drew"; an acronym is no such word:
 "US" is tagged though "us" is written), month and day names.
@@ -23,6 +25,7 @@ import re
 from typing import List, Sequence, Tuple
 
 from transforms.curation.countries import country_of
+from transforms.curation.entities import HYPHEN_PREFIXES
 from transforms.curation.compounds import ends_in_number, split_hyphen_pair, \
     split_possessive_pair
 
@@ -94,8 +97,11 @@ def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple
             if name not in text:
                 continue
             # not inside a word ("O'Neill" has no "Neill"); after an opening quote, yes
-            pattern = r"(?<![\w#@-])(?<!\w['’])" + re.escape(name) + r"(?![\w-])"
+            pattern = (r"(?<![\w#@])(?<!\w['’])" + re.escape(name)
+                       + r"(?![\w]|-(?![a-z]))")
             for m in re.finditer(pattern, text):
+                if not after_hyphen_prefix(text, m.start()):
+                    continue
                 inside = whole_name_over(current, m.start(), m.end(), " " in name)
                 if inside is not None:
                     for k in inside:
@@ -104,6 +110,15 @@ def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple
         merged = sorted((s, e, labels.get(text[s:e], lab)) for (s, e), lab in current.items())
         result.append(join_demonym_names(text, merged))
     return result
+
+
+def after_hyphen_prefix(text: str, start: int) -> bool:
+    """A name at `start` may follow a hyphen only after a lower-case prefix ("pro-Trump",
+    "anti-Obama"), never inside a hyphenated name ("Louis-Dreyfus")."""
+    if text[start - 1:start] != "-":
+        return True
+    m = re.search(r"(?<![\w-])([a-z]+)-$", text[max(0, start - 12):start])
+    return bool(m) and m.group(1) in HYPHEN_PREFIXES
 
 
 def whole_name_over(current: dict, start: int, end: int, several_words: bool):

@@ -19,7 +19,12 @@ replace it: anything that maps a list of mentions to one cluster key per mention
   or more words where the edit falls in a word of five or more letters ("Everado Custodio"
   / "Everardo Custodio", but not "Mark Kelly" / "Mary Kelly"), or surnames of six or
   more letters;
-- an alias that fits two different entities links to neither.
+- an alias that fits two different entities links to neither;
+- never across genders (`gender.py`): a mention may carry a cue (a third item, "m" or "f",
+  from the title or kinship noun before it: "Mrs Phillips", "his wife June"); a lone
+  surname with a cue is its own node ("phillips#f"), and no link joins a name whose
+  known gender (cues, or a given name used for one sex) differs from the other's: "Mrs
+  Phillips" never joins "Ronald Phillips", "Mr Kelly" never "Mary Kelly".
 """
 import collections
 import re
@@ -29,6 +34,7 @@ from typing import Protocol, Sequence
 from rapidfuzz.distance import Levenshtein
 
 from transforms.curation.countries import country_of
+from transforms.curation.gender import agreed, compatible, given_name_gender
 from transforms.curation.names import (GENERIC_ORG_WORDS, ORG_SUFFIXES, ROYAL_TITLES,
                                        TITLE_ABBREVIATIONS, TITLE_NOUNS, TITLE_PARTS)
 
@@ -49,7 +55,8 @@ MIN_WORD_FOR_TYPO = 5
 
 class CoreferenceResolver(Protocol):
     def clusters(self, mentions: Sequence[tuple]) -> list:
-        """`mentions` are (text, label) pairs; returns one hashable cluster key per mention."""
+        """`mentions` are (text, label) pairs, or (text, label, gender cue) triples;
+        returns one hashable cluster key per mention."""
 
 
 def _ascii_fold(text: str) -> str:
@@ -71,11 +78,12 @@ def _is_title(word: str, label) -> bool:
     return label in PERSON_LABELS and (word in TITLE_NOUNS or word in ROYAL_TITLES)
 
 
-def normalise_name(text: str, label=None) -> str:
+def normalise_name(text: str, label=None, suffixes: bool = True) -> str:
     """'Sen. Jeff Flake's' -> 'jeff flake'; 'the NBA' -> 'nba'; 'Miss King' -> 'king';
     "O'Donnell" -> "o'donnell"; 'General Motors' -> 'general motors' (a word title such
     as 'General' or 'Pope' is dropped from a person's name only); never empty for a
-    name with a word in it ('Pope' -> 'pope')."""
+    name with a word in it ('Pope' -> 'pope'); an organisation's legal or club suffix is
+    dropped ('Liverpool FC' -> 'liverpool') unless `suffixes` is False."""
     words = _words(text)
     while len(words) > 1 and words[0] == "the":
         words = words[1:]
@@ -87,7 +95,7 @@ def normalise_name(text: str, label=None) -> str:
         words = words[1:]
     while len(words) > 1 and words[-1] in {"jr", "sr"}:
         words = words[:-1]
-    if label not in PERSON_LABELS:
+    if label not in PERSON_LABELS and suffixes:
         while len(words) > 1 and words[-1] in ORG_SUFFIXES:
             words = words[:-1]
         if len(words) > 2 and " ".join(words[-2:]) == "football club":
@@ -195,57 +203,120 @@ class RuleBasedResolver:
     def clusters(self, mentions: Sequence[tuple]) -> list:
         labels = collections.defaultdict(collections.Counter)
         raw_first = collections.defaultdict(set)    # name -> first raw words (titles)
+        cues = collections.defaultdict(list)        # name -> gender cues of its mentions
         names = []
-        for text, label in mentions:
+        for mention in mentions:
+            text, label = mention[0], mention[1]
+            cue = mention[2] if len(mention) > 2 else None
             name = normalise_name(text, label)
             code = country_of(text) if label not in PERSON_LABELS else None
             if code and name:
                 name = "country:" + code
+            elif name and cue and " " not in name and label not in GROUP_LABELS:
+                name = f"{name}#{cue}"            # "Mrs Phillips": not "Mr Phillips"
             names.append(name)
             if name:
                 labels[name][label] += 1
+                cues[name].append(cue)
                 first = _words(text)
                 if first and first[0] != "the":
                     raw_first[name].add(first[0])
+        names = _keep_suffix_off_people(mentions, names, labels, cues, raw_first)
         distinct = sorted(n for n in set(names) if n)
-        person = {n: labels[n]["PERSON"] > 0 for n in distinct}
+        person = {n: labels[n]["PERSON"] > 0 or "#" in n for n in distinct}
         group = {n: all(lab in GROUP_LABELS for lab in labels[n]) for n in distinct}
         org = {n: sum(labels[n][lab] for lab in ORG_LABELS) * 2 >= sum(labels[n].values())
                for n in distinct}
         top = {n: labels[n].most_common(1)[0][0] for n in distinct}
+        gender = {n: agreed(cues[n] + [given_name_gender(n) if person[n] else None])
+                  for n in distinct}
         uf = _Union(distinct)
         plain = [n for n in distinct if not n.startswith("country:")]
+        base = {n: n.split("#")[0] for n in plain}
         # misspelled variants of one name
         for i, a in enumerate(plain):
             for b in plain[i + 1:]:
-                if (person[a] or person[b]) and is_typo_of(a, b):
+                if (person[a] or person[b]) and compatible(gender[a], gender[b]) \
+                        and is_typo_of(base[a], base[b]):
                     uf.union(a, b)
         multi = [n for n in plain if " " in n]
         for name in multi:          # before the aliases, so they see one entity
             for target in _trailing_targets(name, distinct, top):
-                uf.union(name, target)
+                if compatible(gender[name], gender.get(target)):
+                    uf.union(name, target)
         surnames = {}
         for full in multi:
             if person[full]:
                 surnames.setdefault(full.split()[-1], set()).add(uf.find(full))
         for name in plain:
+            alias = base[name]
             targets = set()
             for full in multi:
                 if full == name:
                     continue
-                if is_acronym_of(name, full) or (
-                        person[full] and not group[name] and is_name_part(name, full)) or (
+                if is_acronym_of(alias, full) or (
+                        person[full] and not group[name] and is_name_part(alias, full)
+                        and compatible(gender[name], gender[full])) or (
                         org[name] and org[full] and not person[full]
-                        and is_short_form(name, full)):
+                        and is_short_form(alias, full)):
                     targets.add(uf.find(full))
-            if " " not in name and name in ROYAL_TITLES | TITLE_NOUNS:
-                targets |= {uf.find(n) for n in plain if n != name and name in raw_first[n]}
-            if not targets and person[name] and " " not in name \
-                    and len(name) >= MIN_SURNAME_FOR_TYPO:
-                targets |= {r for s, roots in surnames.items() if is_typo_of(name, s)
+            if " " not in alias and alias in ROYAL_TITLES | TITLE_NOUNS:
+                targets |= {uf.find(n) for n in plain if n != name and alias in raw_first[n]}
+            if not targets and person[name] and " " not in alias \
+                    and len(alias) >= MIN_SURNAME_FOR_TYPO:
+                targets |= {r for s, roots in surnames.items() if is_typo_of(alias, s)
                             for r in roots}
+            if not targets and alias != name:
+                targets |= _same_surname(name, alias, plain, gender, uf)
             targets.discard(uf.find(name))
             # exactly one antecedent: link; none or several (ambiguous): stand alone
             if len(targets) == 1:
                 uf.union(name, targets.pop())
         return [uf.find(n) if n else f"#empty{i}" for i, n in enumerate(names)]
+
+
+def _keep_suffix_off_people(mentions, names, labels, cues, raw_first) -> list:
+    """A company named after a person is not that person: "Ilitch Holdings" keeps its
+    suffix when "Ilitch" is a person's name in the article (the first or last word of a
+    PERSON name, or a name tagged PERSON). And a titled name the model tagged otherwise
+    is the person's ("President Obama" tagged ORG, with "Barack Obama" in the article).
+    Each moved mention's label count moves with it."""
+    people = {w for n in labels if labels[n]["PERSON"]
+              for w in (n.split()[0], n.split()[-1])}
+    out = list(names)
+    for i, mention in enumerate(mentions):
+        text, label = mention[0], mention[1]
+        name = names[i]
+        if not name or label in PERSON_LABELS or name not in people:
+            continue
+        whole = normalise_name(text, label, suffixes=False)
+        if whole == name:
+            continue
+        out[i] = whole
+        labels[name][label] -= 1
+        labels[whole][label] += 1
+        cues[whole].append(None)
+        raw_first[whole] |= raw_first[name]
+    for i, mention in enumerate(mentions):     # "President Obama" tagged ORG
+        text, label = mention[0], mention[1]
+        if label in PERSON_LABELS or not names[i] or " " not in names[i]:
+            continue
+        untitled = normalise_name(text, "PERSON")
+        if untitled != names[i] and (untitled in people or labels[untitled]["PERSON"]):
+            out[i] = untitled
+            labels[names[i]][label] -= 1
+            labels[untitled][label] += 1
+            cues[untitled].append(None)
+    for name in {n for n in names if n and n not in out}:
+        labels.pop(name, None)      # every mention of it moved
+    return out
+
+
+def _same_surname(name: str, alias: str, plain, gender: dict, uf) -> set:
+    """A surname with a gender cue and no full name to join: the same surname written
+    without a cue, unless the article also has it with the other cue ("Mrs Phillips"
+    and "Phillips", but not when "Mr Phillips" is there too)."""
+    others = [n for n in plain if n != name and n.split("#")[0] == alias]
+    if any("#" in n and not compatible(gender[n], gender[name]) for n in others):
+        return set()
+    return {uf.find(n) for n in others}

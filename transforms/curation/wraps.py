@@ -17,8 +17,11 @@ first put into the loader's layout (`loader_join`), then each line ending in a w
   line ends in a word or mark that cannot end a sentence ("the", "of", ",", ":"), or it
   ends inside an open quotation;
 - dropped when it is a caption: a short line set off by wrap dots with no finite verb
-  ("Frank with one of his three grandchildren"), or a video line ("VIDEO Scroll down to
-  watch"): `WRAP_LINE_RULES` names them and their reasons (the transforms/core/rules.py
+  ("Frank with one of his three grandchildren"), a video line ("VIDEO Scroll down to
+  watch"), a promotion ("CLICK HERE for all the latest news", promotions.py), or, in
+  Daily Mail text, any line the page ended with no mark that the next line does not
+  carry on (a caption with a verb: "Race winner Rosberg celebrates on the podium"):
+  `WRAP_LINE_RULES` names them and their reasons (the transforms/core/rules.py
   convention), counted by clean.py with the other pieces it drops;
 - else a sentence end: the wrap dot becomes the line's full stop.
 Pure functions; no Beam.
@@ -29,6 +32,7 @@ from typing import List, NamedTuple, Optional, Tuple
 from transforms.core.rules import Rule, first_rejection
 from transforms.curation.captions import caption_labels
 from transforms.curation.fragments import headline_shaped, is_link_headline
+from transforms.curation.promotions import is_promotion
 from transforms.curation.wordlists import (CAPTION_FINITE, CAPTION_PARTICIPLES, JOINING_WORDS,
                                            PAST_TENSES, SENTENCE_HEADS)
 
@@ -62,6 +66,7 @@ class Line(NamedTuple):
     whole: bool             # the whole part between two wrap dots (no sentence end inside)
     after_open: bool        # whole, and the part before it ends in a wrap dot too
     next_text: str          # the text after its wrap dot
+    later_text: str = ""    # the text after the next wrap dot
 
 
 def _core(word: str) -> str:
@@ -198,11 +203,13 @@ def is_wrap_caption(line: Line) -> bool:
     . couple were")."""
     words = line.text.split()
     carried_on = line.next_text[:1].islower() and not (line.whole and line.after_open)
-    if carried_on or ends_open(line.text) or len(words) < 2:
+    if carried_on or len(words) < 2:
         return False
-    labels = caption_labels(line.text)
+    labels = caption_labels(line.text)      # a label makes a caption, "Under fire: X ..."
     if labels and labels[0][0] == 0 and len(words) <= MAX_LABELLED_CAPTION_WORDS:
         return True
+    if ends_open(line.text):
+        return False
     if len(words) > MAX_CAPTION_WORDS:
         return False
     if not (words[0][:1].isupper() or words[0][:1].isdigit() or words[0][:1] in "'‘\"“"):
@@ -217,12 +224,34 @@ def is_link_headline_line(line: Line, source: Optional[str]) -> bool:
             and (line.whole or headline_shaped(line.text.split())))
 
 
+MAX_UNPUNCTUATED_WORDS = 60
+
+
+def is_unpunctuated_line(line: Line, source: Optional[str]) -> bool:
+    """A Daily Mail line the page ended with no mark, that no sentence carries on: a photo
+    caption with a verb ("Race winner Rosberg celebrates with the trophy on the podium"),
+    which the loader's wrap dot would have made a sentence. The body's lines end with a
+    mark, or are carried on by the next (`joins`); a line opening in lower case is the
+    end of a sentence a line before it broke ("said the . machine would run again"), and
+    one whose sentence goes on after a caption line is no caption ("a currency to pay .
+    Der Spiegel with his family . its bills")."""
+    words = line.text.split()
+    return (source == "dailymail" and bool(line.next_text) and not line.text[:1].islower()
+            and 0 < len(words) <= MAX_UNPUNCTUATED_WORDS
+            and not joins(line.text, line.next_text) and not line.later_text[:1].islower())
+
+
 NOT_VIDEO_LINE = Rule("not_video_line", "video_line", lambda line, s, c: not is_video_line(line))
+NOT_PROMOTION_LINE = Rule("not_promotion", "promotion",
+                          lambda line, s, c: not is_promotion(line.text))
+NOT_UNPUNCTUATED_LINE = Rule("not_caption", "caption",
+                             lambda line, source, c: not is_unpunctuated_line(line, source))
 NOT_LINK_HEADLINE_LINE = Rule("not_link_headline", "link_headline",
                               lambda line, source, c: not is_link_headline_line(line, source))
 NOT_WRAP_CAPTION = Rule("not_wrap_caption", "wrap_caption",
                         lambda line, s, c: not is_wrap_caption(line))
-WRAP_LINE_RULES = (NOT_VIDEO_LINE, NOT_LINK_HEADLINE_LINE, NOT_WRAP_CAPTION)
+WRAP_LINE_RULES = (NOT_VIDEO_LINE, NOT_PROMOTION_LINE, NOT_LINK_HEADLINE_LINE, NOT_WRAP_CAPTION,
+                   NOT_UNPUNCTUATED_LINE)
 
 
 def judge_line(head: str, tail: str, line: Line, source: Optional[str]) -> tuple:
@@ -248,8 +277,10 @@ def repair(text: str, source: Optional[str] = None) -> Tuple[str, List[tuple]]:
     for i, (part, is_open) in enumerate(zip(parts, opened)):
         head, tail = split_tail(part) if is_open else (part, "")
         if tail:
-            nxt = next((p for p in parts[i + 1:] if p), "")
-            line = Line(tail, not head, not head and pending, nxt)
+            following = [p for p in parts[i + 1:] if p]
+            nxt = following[0] if following else ""
+            later = following[1] if len(following) > 1 else ""
+            line = Line(tail, not head, not head and pending, nxt, later)
             head, tail, why = judge_line(head, tail, line, source)
             if why is not None:
                 dropped.append((tail, why))

@@ -100,6 +100,13 @@ def dataset_row(row: dict, split: str) -> dict:
                 split=split)
 
 
+def group_detail(key) -> str:
+    if key is not None and S.is_bridge_group(key):
+        return ("a near-duplicate of articles of different stories (a bridge between their "
+                "clusters): released, it would join them or leak one into another split")
+    return f"article group {key}"
+
+
 class TagSplitFn(StepFn):
     """(article, {rows, split}) -> dataset rows of the split, or rejected rows."""
     step = STEP
@@ -117,7 +124,7 @@ class TagSplitFn(StepFn):
         for row in rows:
             ids = dict(article_id=row["article_id"], record_id=row["id"])
             if split is None:
-                yield reject(STEP, reason, detail=f"article group {key}", **ids)
+                yield reject(STEP, reason, detail=group_detail(key), **ids)
             elif not S.validation_allows(row["_valid_for"], split):
                 yield reject(STEP, f"not_validated_for_{split}",
                              detail=f"valid_for={row['_valid_for']}", **ids)

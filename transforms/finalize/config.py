@@ -56,7 +56,9 @@ class FinalizeSettings:
     test_size: Optional[int] = setting(None, "cap on test queries")
     split_salt: str = setting("split", "salt of the group hash (another salt, other splits)")
     hide_test_answers: bool = setting(
-        False, "leave answers out of record/test.json (SuperGLUE test never has them)")
+        False, "hidden test set: no answers in the test Parquet shards and record/test.json "
+               "(SuperGLUE test never has them); they go to <output>-private/test.json, "
+               "outside the release")
     partial_validation: bool = setting(
         False, "release when human-validation verdicts cover only part of the kept queries "
                "(the others are rejected not_human_validated); without it such a run fails")
@@ -65,8 +67,8 @@ class FinalizeSettings:
     num_shards: Optional[int] = setting(None, "a fixed number of Parquet shards per split",
                                         show="by data volume (--shard_rows)")
     group_rounds: int = setting(
-        8, "rounds of label propagation that group articles sharing a passage text or URL; "
-           "groups needing more fail the stage")
+        8, "ignored (kept so older configs load): article groups are one union-find pass "
+           "over all their links, whatever their depth")
     quota_buckets: int = setting(
         4096, "hash buckets of the dev/test quota threshold (memory of one combine)")
     hardness: HardnessSettings = field(default_factory=HardnessSettings)

@@ -8,9 +8,14 @@ whatever the corpus size:
 - per (stage, reason) of every rejected row (generate's `rejected/`, the filter's
   `filtered/rejected/`, finalize's own `rejected/`), the total and the `drops` rows with the
   smallest (record_id, article_id, detail); a query the adversary answered carries its
-  query, passage, gold answers and the adversary's answer (from `filtered/scored/`).
+  query, passage, gold answers and the adversary's answer (from `filtered/scored/`);
+- human performance per split, and the validation answers of each shown query (workers
+  named by the order they answered; human_performance.explorer_part).
 Files are read in record batches with a bounded heap per group (memory: the sample).
+Spans are written once as JavaScript string indices (UTF-16 code units, `utf16_offsets`),
+not the contract's code-point offsets, so the page marks the right text after an emoji.
 """
+import bisect
 import heapq
 import json
 from importlib import resources
@@ -20,6 +25,7 @@ import pyarrow.parquet as pq
 
 from transforms.core import io_utils
 from transforms.finalize.files import write_text
+from transforms.finalize.relative import input_root, strip_root
 
 FOLDER = "explorer"
 SPLITS = ("train", "dev", "test")
@@ -67,15 +73,26 @@ class _Neg:
         return other.key < self.key
 
 
+def utf16_offsets(text: str):
+    """code-point offset -> JavaScript string index (UTF-16 code units) in `text`: every
+    character outside the Basic Multilingual Plane (an emoji) is two units there."""
+    astral = [i for i, ch in enumerate(text) if ord(ch) > 0xFFFF]
+    if not astral:
+        return lambda i: i
+    return lambda i: i + bisect.bisect_left(astral, i)
+
+
 def _query_item(row: dict) -> dict:
+    at = utf16_offsets(row["passage"])
     return {"id": row["id"], "passage_id": row["passage_id"], "source": row["source"],
             "origin": row["origin"], "url": row.get("url"), "query": row["query"],
-            "answers": [[a["start"], a["end"]] for a in row["answers"]]}
+            "answers": [[at(a["start"]), at(a["end"])] for a in row["answers"]]}
 
 
 def _passage_item(row: dict) -> dict:
+    at = utf16_offsets(row["passage"])
     return {"text": row["passage"],
-            "entities": [[e["start"], e["end"], e.get("label")] for e in row["entities"]]}
+            "entities": [[at(e["start"]), at(e["end"]), e.get("label")] for e in row["entities"]]}
 
 
 def released(dataset_dir: str, per_split: int) -> tuple:
@@ -93,11 +110,14 @@ def released(dataset_dir: str, per_split: int) -> tuple:
     return queries, passages, totals
 
 
-def dropped(rejected_patterns, per_reason: int) -> tuple:
-    """([{stage, reason, total, rows}], the query ids among them)."""
+def dropped(rejected_patterns, per_reason: int, roots=()) -> tuple:
+    """([{stage, reason, total, rows}], the query ids among them); `roots`: folders
+    removed from the rows' text (relative.strip_root: no local path is published)."""
     groups = {}
     for pattern in rejected_patterns:
         for row in _batches(pattern, _REJECTED_COLUMNS):
+            for root in roots:
+                row.update({c: strip_root(row.get(c), root) for c in ("record_id", "detail")})
             key = (row["stage"], row["reason"])
             if key not in groups:
                 groups[key] = Smallest(per_reason)
@@ -124,15 +144,20 @@ def adversary_answers(scored_pattern: str, ids: set, passages: dict) -> dict:
 
 
 def explorer_data(dataset_dir: str, run_dir: str, filtered: str, per_split: int,
-                  per_reason: int) -> dict:
+                  per_reason: int, validated: str | None = None) -> dict:
     queries, passages, totals = released(dataset_dir, per_split)
     patterns = [io_utils.join(run_dir, "rejected", "*.parquet"),
                 io_utils.join(filtered, "rejected", "*.parquet"),
                 io_utils.join(dataset_dir, "rejected", "*.parquet")]
-    drops, ids = dropped(patterns, per_reason)
+    root = input_root(r.get("source_file") for r in _batches(
+        io_utils.join(run_dir, "articles", "*.parquet"), ["source_file"]))
+    drops, ids = dropped(patterns, per_reason, (root, run_dir.rstrip("/")))
     answered = adversary_answers(io_utils.join(filtered, "scored", "*.parquet"), ids, passages)
+    from transforms.finalize.human_performance import explorer_part
+    shown = [q["id"] for qs in queries.values() for q in qs]
     return {"totals": totals, "queries": queries, "drops": drops, "answered": answered,
-            "passages": dict(sorted(passages.items())),
+            "passages": dict(sorted(passages.items())), "offsets": "utf-16",
+            "human": explorer_part(dataset_dir, validated, shown),
             "limits": {"queries_per_split": per_split, "rows_per_reason": per_reason}}
 
 
@@ -142,9 +167,9 @@ def page() -> str:
 
 
 def write_explorer(dataset_dir: str, run_dir: str, filtered: str, per_split: int,
-                   per_reason: int) -> dict:
+                   per_reason: int, validated: str | None = None) -> dict:
     """Write `<dataset_dir>/explorer/{index.html,data.js}`; returns the sample's sizes."""
-    data = explorer_data(dataset_dir, run_dir, filtered, per_split, per_reason)
+    data = explorer_data(dataset_dir, run_dir, filtered, per_split, per_reason, validated)
     folder = io_utils.join(dataset_dir, FOLDER)
     write_text(io_utils.join(folder, "index.html"), page())
     write_text(io_utils.join(folder, "data.js"), "window.EXPLORER_DATA = " + json.dumps(

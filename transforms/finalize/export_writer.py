@@ -23,6 +23,7 @@ from transforms.core.accounting import COUNTS
 from transforms.core.hashing import stable_hash
 from transforms.finalize import exports
 from transforms.finalize.files import open_write
+from transforms.finalize.hidden_test import PRIVATE_FILE
 from transforms.finalize.keyed import GroupStepFn
 from transforms.finalize.splits import SPLITS
 
@@ -45,12 +46,17 @@ def part_count(passages: int, part_passages: int) -> int:
     return max(1, math.ceil(passages / part_passages))
 
 
-def part_line(passage: dict, with_record_answers: bool) -> str:
-    """One passage of a part: [passage_id, record entry, SuperGLUE line without idx]."""
+def part_line(passage: dict, with_record_answers: bool, private: bool = False) -> str:
+    """One passage of a part: [passage_id, record entry, SuperGLUE line without idx] and,
+    for a test passage of a hidden-test release (`private`), its record entry with answers
+    for the private file."""
     with_answers = passage["split"] != "test"
-    return json.dumps([passage["passage_id"],
-                       exports.record_entry(passage, with_record_answers or with_answers),
-                       exports.superglue_line(passage, with_answers)], ensure_ascii=True)
+    line = [passage["passage_id"],
+            exports.record_entry(passage, with_record_answers or with_answers),
+            exports.superglue_line(passage, with_answers)]
+    if private and not with_answers:
+        line.append(exports.record_entry(passage, True))
+    return json.dumps(line, ensure_ascii=True)
 
 
 class WritePartFn(GroupStepFn):
@@ -80,11 +86,12 @@ def _read_part(f):
 
 class MergePartsFn(GroupStepFn):
     """(split, [part paths]) -> record/<split>.json and superglue/<name>.jsonl in one
-    pass of a k-way merge; yields (split, (passages, queries))."""
+    pass of a k-way merge (and, for test with `private_dir`, the private answer file);
+    yields (split, (passages, queries))."""
     step, what = STEP, "export_parts"
 
-    def __init__(self, out_dir: str):
-        self.out_dir = out_dir
+    def __init__(self, out_dir: str, private_dir=None):
+        self.out_dir, self.private_dir = out_dir, private_dir
 
     def apply(self, item):
         import contextlib
@@ -103,26 +110,36 @@ class MergePartsFn(GroupStepFn):
                 encoding="utf-8"))
             record = exports.RecordJsonWriter(record_file)
             superglue = exports.SuperGlueWriter(superglue_file)
-            for _, entry, line in heapq.merge(*parts, key=lambda x: x[0]):
-                record.add(entry)
-                superglue.add(line)
+            private = None
+            if self.private_dir and split == "test":
+                private = exports.RecordJsonWriter(stack.enter_context(open_write(
+                    io_utils.join(self.private_dir, PRIVATE_FILE), "w", encoding="utf-8")))
+            for item in heapq.merge(*parts, key=lambda x: x[0]):
+                record.add(item[1])
+                superglue.add(item[2])
+                if private is not None:
+                    private.add(item[3])
             record.close()
+            if private is not None:
+                private.close()
         yield self.emit((split, (superglue.passages, superglue.queries)))
 
 
 class WriteExports(beam.PTransform):
     """Passage records (exports.passage_record, with `split`) -> the export files;
     returns {"main": (split, (passages, queries)), "counts"}. `scratch`: where the sorted
-    parts go (the caller removes it once the pipeline ended)."""
+    parts go (the caller removes it once the pipeline ended); `private_dir`: a hidden-test
+    release's private folder (hidden_test.py), which gets test.json with the answers."""
 
     def __init__(self, out_dir: str, scratch: str, test_answers_in_record: bool,
-                 part_passages: int):
+                 part_passages: int, private_dir=None):
         super().__init__()
-        self.out_dir, self.scratch = out_dir, scratch
+        self.out_dir, self.scratch, self.private_dir = out_dir, scratch, private_dir
         self.test_answers, self.part_passages = test_answers_in_record, part_passages
 
     def expand(self, passages):
         part_passages, test_answers = self.part_passages, self.test_answers
+        private = bool(self.private_dir)
         totals = beam.pvalue.AsDict(passages
                                     | "PassageSplits" >> beam.Map(lambda p: p["split"])
                                     | "PassagesPerSplit" >> beam.combiners.Count.PerElement())
@@ -131,7 +148,7 @@ class WriteExports(beam.PTransform):
             n = part_count(totals.get(passage["split"], 0), part_passages)
             part = stable_hash(passage["passage_id"], salt="part") % n
             return (passage["split"], part), (passage["passage_id"],
-                                              part_line(passage, test_answers))
+                                              part_line(passage, test_answers, private))
 
         def seeds(split, totals):
             n = part_count(totals.get(split, 0), part_passages)
@@ -148,7 +165,8 @@ class WriteExports(beam.PTransform):
                      COUNTS, main="main"))
         merged = (parts.main
                   | "PartsBySplit" >> beam.GroupByKey()
-                  | "MergeParts" >> beam.ParDo(MergePartsFn(self.out_dir)).with_outputs(
+                  | "MergeParts" >> beam.ParDo(
+                      MergePartsFn(self.out_dir, self.private_dir)).with_outputs(
                       COUNTS, main="main"))
         counts = (parts[COUNTS], merged[COUNTS]) | "ExportCounts" >> beam.Flatten()
         return {"main": merged.main, COUNTS: counts}

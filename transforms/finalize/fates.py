@@ -11,13 +11,15 @@ rejections of its queries. Where it stopped contributing:
 - otherwise no stage: `released` queries in `split`.
 Each row also names the article's near-duplicate cluster (`near_dup_cluster`, the
 cluster's smallest article id; null without a near-duplicate); generate's signature
-(`minhash`) is not carried into the table.
+(`minhash`) is not carried into the table. `source_file` is relative to the input root
+(relative.py: the deepest folder holding every input file), so no local path is published.
 Counts under `articles.*` let the stage check the table against the funnel.
 """
 import apache_beam as beam
 
 from transforms.core.accounting import COUNTS, Count
 from transforms.finalize.keyed import GroupStepFn, join
+from transforms.finalize.relative import InputRoot, released_fate
 
 STEP = "articles"
 FINALIZE_STEPS = ("dedupe", "human_validation", "split")
@@ -178,6 +180,10 @@ class ArticleFates(beam.PTransform):
                       | "RejectionsPerArticle" >> beam.CombinePerKey(ReasonCounts())),
             **clusters)
         with_fate = joined | "Fate" >> beam.ParDo(FateFn()).with_outputs(COUNTS, main="main")
-        rows = (with_fate.main, without_id.main) | "AllFates" >> beam.Flatten()
+        root = (fates | "SourceFiles" >> beam.Map(lambda r: r.get("source_file"))
+                | "InputRoot" >> beam.CombineGlobally(InputRoot()))
+        rows = ((with_fate.main, without_id.main)
+                | "AllFates" >> beam.Flatten()
+                | "RelativePaths" >> beam.Map(released_fate, beam.pvalue.AsSingleton(root)))
         counts = (with_fate[COUNTS], without_id[COUNTS]) | "FateCounts" >> beam.Flatten()
         return {"main": rows, COUNTS: counts}

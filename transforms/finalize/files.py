@@ -37,10 +37,16 @@ def remove(url: str) -> None:
         fs.rm(path, recursive=True)
 
 
+def remove_quietly(url: str) -> None:
+    """`remove`, any error ignored (a clean-up must not hide the outcome it follows)."""
+    try:
+        remove(url)
+    except OSError:
+        pass
+
+
 def publish(tmp: str, final: str) -> None:
-    """Move the finished tmp folder into place, replacing an earlier one."""
-    fs, tmp_path = fsspec.core.url_to_fs(tmp)
-    _, final_path = fsspec.core.url_to_fs(final)
-    if fs.exists(final_path):
-        fs.rm(final_path, recursive=True)
-    fs.mv(tmp_path, final_path, recursive=True)
+    """Move the finished tmp folder into place, replacing an earlier one whole: the old
+    release stays whole, or the new one takes its place whole (transforms/core/outputs.py)."""
+    from transforms.core import outputs
+    outputs.replace(tmp, final)

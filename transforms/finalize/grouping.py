@@ -2,39 +2,55 @@
 cluster (near_dup_beam.py) form one group, whose key is its smallest article id (the same
 groups as union-find, `splits.group_articles`, over those links).
 
-Connected components by keyed joins, never the whole link table on one worker: every
-article starts with its own id as label; each round sends the labels to the link keys
-(passage digest, URL), takes the minimum per key (GroupByKey) and hands it back to the
-key's articles (CoGroupByKey with their state). After `rounds` rounds, an article whose
-label still changed in the last round sits in a component deeper than the rounds allow:
-it is counted as `unsettled` and the stage fails naming `--group_rounds`.
-Memory per call: the articles of one link key, or the keys of one article.
+One union-find pass over all the links, so any input settles (a chain of any depth):
+
+    (article, link key) -> GroupByKey per link key -> a key shared by several articles
+    gives the edges (smallest article, other article); a key of one article gives none
+    -> union-find over the edges (CombineGlobally) -> (article, group key) for the linked
+    articles -> CoGroupByKey with every article (an article in no edge is its own group).
+
+A link key holds one article in the common case (its own passage and URL), so the edges
+are few: a handful per story with copies or versions, at most one per article whatever
+an attacker links. The union-find holds the linked articles only (one entry each);
+memory per other call: the articles of one link key, or one article's keys.
+
+An article the near-duplicate clustering rejected as a bridge (cluster key None) links
+nothing: it gets its own group `bridge_group(article)`, which AssignSplits rejects
+(`near_duplicate_bridge`), so it can neither join two groups nor be released.
 """
 import apache_beam as beam
 
 from transforms.core.accounting import COUNTS, Count
 from transforms.finalize.keyed import GroupStepFn, join
-from transforms.finalize.splits import link_keys
+from transforms.finalize.splits import bridge_group, link_keys
 
 
-class InitialLabelFn(GroupStepFn):
-    """(article, [link keys]) -> (article, (label = its own id, keys))."""
+class ArticleLinksFn(GroupStepFn):
+    """(article, {links: [keys], cluster: [key or None]}) -> (link key, article) for each
+    of its keys, or, for a bridge, ("group", (article, its bridge group))."""
     what = "article_keys"
 
     def __init__(self, step: str):
         self.step = step
 
     def apply(self, item):
-        article, keys = item
-        keys = tuple(sorted(keys))
-        yield from self.group_size(len(keys))
+        article, parts = item
+        keys, cluster = sorted(set(parts["links"])), list(parts["cluster"])
+        yield from self.group_size(len(keys) + len(cluster))
+        if not keys:
+            return
         yield Count(self.step, "articles", 1)
-        yield self.emit((article, (article, keys)))
+        if cluster and cluster[0] is None:
+            yield Count(self.step, "bridge_articles", 1)
+            yield self.emit(("group", (article, bridge_group(article))))
+            return
+        yield self.emit(("article", (article, article)))
+        for key in keys + ["n:" + c for c in cluster]:
+            yield self.emit(("link", (key, article)))
 
 
-class KeyMinFn(GroupStepFn):
-    """(link key, [(article, label)]) -> (article, smaller label) for each article of the
-    key whose label is above the key's minimum."""
+class KeyEdgesFn(GroupStepFn):
+    """(link key, [articles]) -> (smallest, other) for each other article of the key."""
     what = "link_key"
 
     def __init__(self, step: str):
@@ -42,78 +58,97 @@ class KeyMinFn(GroupStepFn):
 
     def apply(self, item):
         _, members = item
-        members = list(members)
+        members = sorted(set(members))
         yield from self.group_size(len(members))
-        low = min(label for _, label in members)
-        for article, label in members:
-            if label > low:
-                yield self.emit((article, low))
+        for other in members[1:]:
+            yield self.emit((members[0], other))
 
 
-class RelabelFn(GroupStepFn):
-    """(article, {state: [(label, keys)], lower: [labels]}) -> (article, (label, keys))."""
-    what = "relabel"
+class UnionFindFn(beam.CombineFn):
+    """Edges -> {article: group key} for the linked articles (splits.components)."""
 
-    def __init__(self, step: str, last: bool):
-        self.step, self.last = step, last
+    def create_accumulator(self):
+        return set()
+
+    def add_input(self, acc, edge):
+        acc.add(edge)
+        return acc
+
+    def merge_accumulators(self, accs):
+        out = set()
+        for acc in accs:
+            out |= acc
+        return out
+
+    def extract_output(self, acc):
+        from transforms.finalize.splits import components
+        return components(acc)
+
+
+class GroupOfFn(GroupStepFn):
+    """(article, {article: [itself], root: [group key]}) -> (article, group key)."""
+    what = "article_group"
+
+    def __init__(self, step: str):
+        self.step = step
 
     def apply(self, item):
         article, parts = item
-        state, lower = list(parts["state"]), list(parts["lower"])
-        yield from self.group_size(len(state) + len(lower))
-        if not state:
-            return
-        label, keys = state[0]
-        new = min([label] + lower)
-        if self.last and new != label:
-            yield Count(self.step, "unsettled", 1)
-        yield self.emit((article, (new, keys)))
+        roots = list(parts["root"])
+        yield from self.group_size(len(roots) + 1)
+        if list(parts["article"]):
+            yield self.emit((article, roots[0] if roots else article))
 
 
-def near_dup_links(rows, clusters):
-    """(article, "n:" + cluster key) for the clustered articles that have rows."""
-    present = (rows | "RowArticles" >> beam.Map(lambda r: r["article_id"])
-               | "DistinctRowArticles" >> beam.Distinct()
-               | "PresentKeys" >> beam.Map(lambda a: (a, True)))
-    return (join("JoinNearDup", rows=present, cluster=clusters)
-            | "NearDupLinks" >> beam.FlatMap(
-                lambda kv: [(kv[0], "n:" + c) for c in kv[1]["cluster"]] if kv[1]["rows"] else []))
+def _tagged(tag):
+    return lambda kv: kv[1] if kv[0] == tag else None
+
+
+def group_sizes(groups, step: str):
+    """Counts of the groups: how many, and the articles of the largest."""
+    sizes = (groups
+             | "GroupSizeKeys" >> beam.Map(lambda kv: (kv[1], 1))
+             | "GroupSizes" >> beam.CombinePerKey(sum))
+    return sizes | "GroupSizeCounts" >> beam.Map(
+        lambda kv: {f"{step}.article_groups": 1, f"{step}.max_article_group": kv[1]})
 
 
 class GroupArticles(beam.PTransform):
-    """Query rows, or (query rows, (article_id, near-duplicate cluster key)) -> {"main":
-    (article_id, group key), "counts": ...} (module docstring)."""
+    """Query rows, or (query rows, (article_id, near-duplicate cluster key or None)) ->
+    {"main": (article_id, group key), "counts": ...} (module docstring). `rounds` is
+    ignored (grouping was label propagation in rounds; kept for callers)."""
 
-    def __init__(self, rounds: int, step: str = "split"):
+    def __init__(self, rounds=None, step: str = "split"):
         super().__init__()
-        self.rounds, self.step = rounds, step
+        self.step = step
 
     def expand(self, inputs):
         step = self.step
         rows, clusters = inputs if isinstance(inputs, tuple) else (inputs, None)
         links = rows | "LinkKeys" >> beam.FlatMap(
             lambda r: [(r["article_id"], k) for k in link_keys(r["passage"], r["url"])])
-        if clusters is not None:
-            links = (links, near_dup_links(rows, clusters)) | "AllLinks" >> beam.Flatten()
-        edges = (links
-                 | "DistinctLinks" >> beam.Distinct()
-                 | "KeysPerArticle" >> beam.GroupByKey())
-        init = edges | "InitialLabels" >> beam.ParDo(InitialLabelFn(step)).with_outputs(
-            COUNTS, main="main")
-        state, counts = init.main, [init[COUNTS]]
-        for i in range(1, self.rounds + 1):
-            lower = (state
-                     | f"Round{i}ToKeys" >> beam.FlatMap(
-                         lambda kv: [(k, (kv[0], kv[1][0])) for k in kv[1][1]])
-                     | f"Round{i}ByKey" >> beam.GroupByKey()
-                     | f"Round{i}KeyMin" >> beam.ParDo(KeyMinFn(step)).with_outputs(
-                         COUNTS, main="main"))
-            relabel = (join(f"Round{i}Join", state=state, lower=lower.main)
-                       | f"Round{i}Relabel" >> beam.ParDo(
-                           RelabelFn(step, last=i == self.rounds)).with_outputs(
+        if clusters is None:
+            clusters = rows.pipeline | "NoClusters" >> beam.Create([])
+        per_article = (join("KeysPerArticle", links=links, cluster=clusters)
+                       | "ArticleLinks" >> beam.ParDo(ArticleLinksFn(step)).with_outputs(
                            COUNTS, main="main"))
-            state = relabel.main
-            counts += [lower[COUNTS], relabel[COUNTS]]
-        groups = state | "GroupKeys" >> beam.MapTuple(lambda article, s: (article, s[0]))
-        return {"main": groups,
-                COUNTS: tuple(counts) | "GroupingCounts" >> beam.Flatten()}
+        tagged = per_article.main
+        edges = (tagged
+                 | "Links" >> beam.Map(_tagged("link")) | "SomeLinks" >> beam.Filter(bool)
+                 | "DistinctLinks" >> beam.Distinct()
+                 | "ArticlesPerKey" >> beam.GroupByKey()
+                 | "KeyEdges" >> beam.ParDo(KeyEdgesFn(step)).with_outputs(COUNTS, main="main"))
+        roots = (edges.main
+                 | "DistinctEdges" >> beam.Distinct()
+                 | "UnionFind" >> beam.CombineGlobally(UnionFindFn())
+                 | "Roots" >> beam.FlatMap(lambda d: sorted(d.items())))
+        articles = (tagged | "Articles" >> beam.Map(_tagged("article"))
+                    | "SomeArticles" >> beam.Filter(bool))
+        linked = (join("JoinRoots", article=articles, root=roots)
+                  | "GroupOf" >> beam.ParDo(GroupOfFn(step)).with_outputs(COUNTS, main="main"))
+        bridges = (tagged | "Bridges" >> beam.Map(_tagged("group"))
+                   | "SomeBridges" >> beam.Filter(bool))
+        groups = (linked.main, bridges) | "AllGroups" >> beam.Flatten()
+        counts = (per_article[COUNTS], edges[COUNTS], linked[COUNTS],
+                  group_sizes(groups, step))
+        return {"main": groups, COUNTS: counts | "GroupingCounts" >> beam.Flatten()}

@@ -3,12 +3,15 @@ candidates, the queries the filter dropped and the released ones, per split.
 
     (scored candidates | kept | released) -> CoGroupByKey on article -> each candidate
     with its article's split and its fate (released, kept, dropped) -> ScoreBaselines
-    (side input: the baselines trained on released train) -> sums per (baseline, split,
-    section) -> one dict, stats.json `hardness`.
+    (side input: the baselines trained on released train) -> per (baseline, split,
+    section): n, means and 95% bootstrap intervals (bootstrap.py: Poisson weights seeded by
+    query id, fixed-size accumulators) -> one dict, stats.json `hardness`.
 
 Baselines (models/): `most_frequent` (models.hardness), `query_only` and `passage_only`
 (models.baselines, trained on the released train split, so scored on dev and test
-only), `reader` (models.embedding_reader: frozen MiniLM, dev and test). Each is scored
+only), `reader` (models.embedding_reader: frozen MiniLM, dev and test; the default filter,
+lexical fold readers and AFLite over shortcut and lexical features, never uses MiniLM: the
+`transformer` fold readers, an option, are fine-tuned from it). Each is scored
 with the official ReCoRD EM/F1 (record_metric). A candidate's split is the split of its
 article's released queries; candidates of articles with none count in `overall` only.
 One grouping holds one article's rows; training holds at most `hardness_train_queries`.
@@ -18,24 +21,16 @@ import typing
 import apache_beam as beam
 
 from models import hardness as H
+from models.baseline_catalog import REPORT, definitions
 from transforms.core.hashing import stable_hash
+from transforms.finalize import bootstrap
 
-BASELINES = ("most_frequent", "query_only", "passage_only", "reader")
+BASELINES = REPORT
 TRAINED = ("query_only", "passage_only")
 SECTIONS = ("candidates", "dropped", "released")
 OVERALL = "overall"
-#: ReCoRD's figures: Table 1 of the paper (dev), the most-frequent share and clusters as
-#: issue 20 states them for the real dev set; `sample`: measured here on the real ReCoRD
-#: files in ../shared/corpus/record_format (tests/test_hardness.py checks these numbers).
-RECORD_REFERENCE = {
-    "entities_per_passage": 17.5, "entities_per_passage_source": "ReCoRD paper, Table 1 (dev)",
-    "clusters_per_passage": 10.1, "clusters_per_passage_source": "ReCoRD dev, as measured by the record-builder maintainers",
-    "most_frequent_share": 0.5, "most_frequent_share_source": "ReCoRD dev (about), as measured by the record-builder maintainers",
-    "sample": {"passages": 6, "queries": 11, "entities_per_passage": 18.2,
-               "clusters_per_passage": 10.2, "most_frequent_share": 0.182,
-               "source": "record_format: allennlp_models_record.json and SuperGLUE "
-                         "train/test lines (val repeats the allennlp passages)"},
-}
+SHARE, ANSWERED = "most_frequent_share", "adversary_answered"   # 0/1 per query, not baselines
+AGREE = "passage_only_agrees"    # passage_only predicts the most_frequent text (0/1)
 
 
 def fates(item):
@@ -56,8 +51,10 @@ def fates(item):
 
 
 class ScoreBaselines(beam.DoFn):
-    """(row, split, fate) -> ((baseline, split, section), (1, EM, F1)) and
-    (("most_frequent_share", split, section), (1, hit, 0)); `overall` holds every split."""
+    """(row, split, fate) -> ((baseline, split, section), (query id, (EM, F1))),
+    ((SHARE, split, section), (query id, (hit,))) and ((ANSWERED, split, section), (query
+    id, (answered,))); `overall` holds every split. The query id seeds its bootstrap
+    weights (bootstrap.py)."""
 
     def __init__(self, reader: bool):
         self.reader = reader
@@ -87,19 +84,24 @@ class ScoreBaselines(beam.DoFn):
         row, split, fate = item
         sections = ("candidates",) + ((fate,) if fate in ("dropped", "released") else ())
         where = (split, OVERALL) if split else (OVERALL,)
+        qid = row["id"]
         try:
             preds = self.predictions(row, split, trained)
             hit = H.answer_is_most_frequent(row)
         except ValueError:                           # not scorable (counted by the filter)
             preds, hit = {}, None
-        for name, pred in preds.items():
-            em, f1 = H.record_scores(pred, row)
+        values = {name: H.record_scores(pred, row) for name, pred in preds.items()}
+        if hit is not None:
+            values[SHARE] = (float(hit),)
+        if "passage_only" in preds:
+            values[AGREE] = (float(preds["passage_only"] == preds["most_frequent"]),)
+        answered = row.get("adversary_correct")
+        if answered is not None:
+            values[ANSWERED] = (float(bool(answered)),)
+        for name, v in values.items():
             for w in where:
                 for section in sections:
-                    yield (name, w, section), (1, em, f1)
-        for w in where if hit is not None else ():
-            for section in sections:
-                yield ("most_frequent_share", w, section), (1, float(hit), 0.0)
+                    yield (name, w, section), (qid, v)
         if fate == "released" and hit is not None:
             m, c = H.passage_counts(row)
             yield beam.pvalue.TaggedOutput("passages", ((split, row["passage_id"]), (m, c)))
@@ -114,22 +116,51 @@ def _sum3(values):
     return n, em, f1
 
 
-def report(sums: list, passages: list, trained: list) -> dict:
-    """The stats.json `hardness` dict from the sums (see docs/finalize.md)."""
-    base = {}
-    shares = {}
-    for (name, where, section), (n, em, f1) in sorted(sums):
-        if name == "most_frequent_share":
-            shares.setdefault(where, {})[section] = {"n": n, "share": round(em / n, 4)}
+def _pct(x: float) -> float:
+    return round(100 * x, 2)
+
+
+def cell(summary: dict, names: tuple, percent: bool) -> dict:
+    """One report cell from a bootstrap summary: n, each value and its 95% interval, and
+    `readable` (n >= bootstrap.MIN_READABLE_N; the card shows smaller cells as too small)."""
+    scale = _pct if percent else (lambda x: round(x, 4))
+    out = {"n": summary["n"]}
+    for name, mean, (lo, hi) in zip(names, summary["mean"], summary["ci"]):
+        out[name] = scale(mean)
+        out[f"{name}_ci95"] = [scale(lo), scale(hi)]
+    out["readable"] = bootstrap.readable(summary["n"])
+    return out
+
+
+def report(cells: list, passages: list, trained: list) -> dict:
+    """The stats.json `hardness` dict from the per-cell bootstrap summaries (see
+    docs/finalize.md)."""
+    base, shares, answered, agree = {}, {}, {}, {}
+    for (name, where, section), summary in sorted(cells, key=lambda kv: kv[0]):
+        if name == SHARE:
+            shares.setdefault(where, {})[section] = cell(summary, ("share",), False)
+        elif name == AGREE:
+            agree.setdefault(where, {})[section] = cell(summary, ("share",), False)
+        elif name == ANSWERED:
+            c = cell(summary, ("share",), False)
+            c["answered"] = int(round(summary["sum"][0]))
+            answered.setdefault(where, {})[section] = c
         else:
-            base.setdefault(name, {}).setdefault(where, {})[section] = {
-                "n": n, "exact_match": round(100 * em / n, 2), "f1": round(100 * f1 / n, 2)}
+            base.setdefault(name, {}).setdefault(where, {})[section] = cell(
+                summary, ("exact_match", "f1"), True)
     per_split = {}
     for split, m, c, n in sorted(passages):   # one order whatever the workers
         per_split[split] = {"passages": n, "entities_per_passage": round(m / n, 1),
                             "clusters_per_passage": round(c / n, 1)}
-    return {"baselines": base, "most_frequent_share": shares, "passages": per_split,
+    from transforms.finalize.record_reference import RECORD_REFERENCE
+    return {"baselines": base, "definitions": definitions(sorted(base)),
+            "most_frequent_share": shares, "adversary_answered": answered,
+            "passage_only_agrees": agree,
+            "passages": per_split,
             "trained_on": {t["name"]: t["queries"] for t in trained},
+            "interval": {"level": bootstrap.LEVEL, "method": "Poisson bootstrap, percentile",
+                         "replicates": bootstrap.REPLICATES, "seed": bootstrap.SEED,
+                         "min_readable_n": bootstrap.MIN_READABLE_N},
             "record": RECORD_REFERENCE}
 
 
@@ -158,7 +189,8 @@ class Hardness(beam.PTransform):
         scored_out = rows | "ScoreBaselines" >> beam.ParDo(
             ScoreBaselines(s.hardness_reader), beam.pvalue.AsList(trained)).with_output_types(
                 typing.Tuple[typing.Any, typing.Any]).with_outputs("passages", main="main")
-        sums = (scored_out.main | "SumScores" >> beam.CombinePerKey(_sum3)
+        sums = (scored_out.main
+                | "Bootstrap" >> beam.CombinePerKey(bootstrap.BootstrapMean())
                 | "Scores" >> beam.combiners.ToList())
         passages = (scored_out.passages
                     | "DistinctPassages" >> beam.Distinct()

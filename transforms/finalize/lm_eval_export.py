@@ -5,7 +5,14 @@ Two files, loadable with `lm_eval --include_path DATASET/lm_eval --tasks <task>`
 continuation per passage entity with the query filled in), and `utils.py`, which finds the
 Parquet shards beside the folder, so the release can be moved or downloaded whole.
 Splits with no rows are left out of the YAML (lm-eval would fail on a missing split).
+
+`utils.py` names the shards it belongs to (`RELEASE_SHARDS`: file name -> sha256, filled
+in here) and, before reading, checks them and itself against those names and the
+`_MANIFEST.json` beside them: a foreign, extra, changed or missing shard, or the folder
+moved or copied beside another release, stops it with one line. `validate` regenerates
+both files from the release and compares them byte for byte.
 """
+import json
 import re
 from importlib import resources
 
@@ -46,10 +53,48 @@ def task_yaml(task: str, split_rows: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+SHARD_PATTERN = re.compile(r"^(train|dev|test)-\d{5}-of-\d{5}\.parquet$")
+_SHARDS_LINE = "RELEASE_SHARDS = {}"
+
+
+def shard_hashes(out_dir: str) -> dict:
+    """{shard file name: sha256} of the split shards in `out_dir`."""
+    import fsspec
+    from transforms.core import manifest
+    fs, root = fsspec.core.url_to_fs(out_dir)
+    names = [p.rsplit("/", 1)[-1] for p in fs.ls(root.rstrip("/"), detail=False)]
+    return {n: manifest.sha256_of(fs, f"{root.rstrip('/')}/{n}")
+            for n in sorted(names) if SHARD_PATTERN.match(n)}
+
+
+def utils_py(shards: dict) -> str:
+    """The task's utils.py for a release whose shards are `shards` ({name: sha256})."""
+    text = _template("utils.py")
+    if text.count(_SHARDS_LINE) != 1:
+        raise ValueError(f"templates/lm_eval/utils.py must hold one line {_SHARDS_LINE!r}")
+    return text.replace(_SHARDS_LINE, "RELEASE_SHARDS = " + json.dumps(shards, indent=4,
+                                                                       sort_keys=True))
+
+
+def expected_files(task: str, split_rows: dict, shards: dict) -> dict:
+    """{path under the release: text} of the lm_eval folder this release must hold."""
+    return {f"{FOLDER}/{task}.yaml": task_yaml(task, split_rows),
+            f"{FOLDER}/utils.py": utils_py(shards)}
+
+
+def task_rows(stats: dict) -> dict:
+    """{split: queries the task reads} from stats.json: a hidden-test release's test split
+    has no answers to score, so the task leaves it out (0)."""
+    from transforms.finalize.hidden_test import hidden
+    table = stats.get("table1") or {}
+    return {k: 0 if hidden(stats) and k == "test" else (table.get(k) or {}).get("queries")
+            for k in ("train", "dev", "test")}
+
+
 def write_lm_eval(out_dir: str, task: str, split_rows: dict) -> list:
     """Write `<out_dir>/lm_eval/{<task>.yaml,utils.py}`; returns the paths written."""
-    folder = io_utils.join(out_dir, FOLDER)
-    paths = [io_utils.join(folder, f"{task}.yaml"), io_utils.join(folder, "utils.py")]
-    write_text(paths[0], task_yaml(task, split_rows))
-    write_text(paths[1], _template("utils.py"))
+    paths = []
+    for name, text in expected_files(task, split_rows, shard_hashes(out_dir)).items():
+        paths.append(io_utils.join(out_dir, name))
+        write_text(paths[-1], text)
     return paths

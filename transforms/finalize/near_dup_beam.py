@@ -4,21 +4,25 @@
     (article, signature) -> one (band, band digest) key per band -> GroupByKey per band
     bucket -> the bucket's candidate pairs, kept where the estimated Jaccard similarity of
     their signatures reaches the threshold -> Distinct pairs -> connected components
-    (union-find) -> (article, cluster key).
+    (union-find) -> each component's signatures and pairs (CoGroupByKey on article, then
+    GroupByKey on component) -> bounded clusters (near_dup_bound.py) -> (article, cluster
+    key), or (article, None) for an article rejected as a bridge.
 
 A band bucket holds the signatures of the articles that agree on that band (one story's
 versions; `near_dup_max_bucket` bounds its pair count). The near-duplicate pairs are few
 (a handful per story with versions, none for the other articles), so the components run
 on one worker over the pair list (`CombineGlobally`); the articles and their signatures
-never meet there. Counts go to the `split` step: signatures, candidate and
-near-duplicate pairs, clusters, clustered articles, the largest cluster and a size
-histogram (`near_dup_size:<n>`).
+never meet there, only one component's at a time when it is bounded. Counts go to the
+`split` step: signatures, candidate and near-duplicate pairs, components and the largest,
+clusters, clustered articles, the largest cluster, a size histogram
+(`near_dup_size:<n>`), bridges and cut articles rejected, components too large to compare
+whole (`near_dup_big_components`).
 """
 import apache_beam as beam
 
 from transforms.core.accounting import COUNTS, Count
 from transforms.finalize import near_duplicates as N
-from transforms.finalize.keyed import GroupStepFn
+from transforms.finalize.keyed import GroupStepFn, join
 
 STEP = "split"
 
@@ -74,7 +78,7 @@ class BucketPairsFn(GroupStepFn):
 
 
 class ComponentsFn(beam.CombineFn):
-    """Near-duplicate pairs -> {article: cluster key} (union-find on one worker)."""
+    """Near-duplicate pairs -> {article: component key} (union-find on one worker)."""
 
     def create_accumulator(self):
         return set()
@@ -93,31 +97,69 @@ class ComponentsFn(beam.CombineFn):
         return N.components(acc)
 
 
-def cluster_counts(clusters: dict, n_pairs: int):
-    """The funnel's counts of the clusters."""
-    sizes = N.cluster_sizes(clusters)
+class ToComponentFn(GroupStepFn):
+    """(article, {component: [key], sig: [signature], pairs: [(a, b)]}) -> (component,
+    ("s", article, signature)) and (component, ("p", a, b)) for the articles in a pair."""
+    step, what = STEP, "near_dup_article"
+
+    def apply(self, item):
+        article, parts = item
+        comp, sig, pairs = list(parts["component"]), list(parts["sig"]), list(parts["pairs"])
+        yield from self.group_size(len(comp) + len(sig) + len(pairs))
+        if not comp:
+            return
+        if sig:
+            yield self.emit((comp[0], ("s", article, sig[0])))
+        for a, b in pairs:
+            yield self.emit((comp[0], ("p", a, b)))
+
+
+def cluster_counts(got: dict, n_articles: int, n_pairs: int):
+    """The funnel's counts of one component's bounded clusters."""
+    sizes = N.cluster_sizes(got["clusters"])
+    yield Count(STEP, "near_dup_components", 1)
+    yield Count(STEP, "max_near_dup_component", n_articles)
     yield Count(STEP, "near_dup_pairs", n_pairs)
     yield Count(STEP, "near_dup_clusters", len(sizes))
-    yield Count(STEP, "near_dup_clustered_articles", len(clusters))
+    yield Count(STEP, "near_dup_clustered_articles", len(got["clusters"]))
     yield Count(STEP, "max_near_dup_cluster", max(sizes.values(), default=0))
+    yield Count(STEP, "near_dup_bridges", len(got["bridges"]))
+    yield Count(STEP, "near_dup_cut", len(got["cut"]))
+    if not got["full"]:
+        yield Count(STEP, "near_dup_big_components", 1)
     for size in sizes.values():
         yield Count(STEP, f"near_dup_size:{N.size_bucket(size)}", 1)
 
 
-class ExplodeFn(GroupStepFn):
-    """{article: cluster key} and the pair count -> (article, cluster key) + counts."""
-    step = STEP
+class BoundFn(GroupStepFn):
+    """(component, [("s", article, sig) | ("p", a, b)]) -> (article, cluster key) for
+    every clustered article, (article, None) for every rejected one (near_dup_bound.py)."""
+    step, what = STEP, "near_dup_component"
 
-    def apply(self, clusters, n_pairs):
-        yield from cluster_counts(clusters, n_pairs)
-        for article in sorted(clusters):
-            yield self.emit((article, clusters[article]))
+    def __init__(self, config: N.NearDupConfig):
+        self.config = config
+
+    def apply(self, item):
+        _, values = item
+        sigs, pairs = {}, []
+        for value in values:
+            if value[0] == "s":
+                sigs[value[1]] = tuple(value[2])
+            else:
+                pairs.append((value[1], value[2]))
+        yield from self.group_size(len(sigs) + len(pairs))
+        got = N.bound(sigs, sorted(pairs), self.config)
+        yield from cluster_counts(got, len(sigs), len(pairs))
+        for article in sorted(got["clusters"]):
+            yield self.emit((article, got["clusters"][article]))
+        for article in got["bridges"] + got["cut"]:
+            yield self.emit((article, None))
 
 
 class NearDuplicateClusters(beam.PTransform):
     """(article_id, signature), or generate's fate rows with `fate_rows=True` ->
-    {"main": (article_id, cluster key) for every article with a near-duplicate,
-    "counts"} (module docstring)."""
+    {"main": (article_id, cluster key) for every clustered article and (article_id,
+    None) for every bridge, "counts"} (module docstring)."""
 
     def __init__(self, config: N.NearDupConfig, fate_rows: bool = False):
         super().__init__()
@@ -129,20 +171,26 @@ class NearDuplicateClusters(beam.PTransform):
             signed = sigs | "Signatures" >> beam.ParDo(SignaturesFn()).with_outputs(
                 COUNTS, main="main")
             sigs, counts = signed.main, [signed[COUNTS]]
-        keyed = (sigs
-                 | "AsTuples" >> beam.Map(lambda kv: (kv[0], tuple(kv[1])))
-                 | "OnePerArticle" >> beam.CombinePerKey(min)
-                 | "BandKeys" >> beam.ParDo(BandKeysFn(config)).with_outputs(
-                     COUNTS, main="main"))
+        one = (sigs
+               | "AsTuples" >> beam.Map(lambda kv: (kv[0], tuple(kv[1])))
+               | "OnePerArticle" >> beam.CombinePerKey(min))
+        keyed = one | "BandKeys" >> beam.ParDo(BandKeysFn(config)).with_outputs(
+            COUNTS, main="main")
         pairs = (keyed.main
                  | "ByBand" >> beam.GroupByKey()
                  | "BucketPairs" >> beam.ParDo(BucketPairsFn(config)).with_outputs(
                      COUNTS, main="main"))
         distinct = pairs.main | "DistinctPairs" >> beam.Distinct()
-        n_pairs = distinct | "CountPairs" >> beam.combiners.Count.Globally()
-        clusters = distinct | "Components" >> beam.CombineGlobally(ComponentsFn())
-        out = clusters | "Explode" >> beam.ParDo(
-            ExplodeFn(), beam.pvalue.AsSingleton(n_pairs)).with_outputs(COUNTS, main="main")
-        counts = (tuple(counts) + (keyed[COUNTS], pairs[COUNTS], out[COUNTS])
+        comps = (distinct
+                 | "Components" >> beam.CombineGlobally(ComponentsFn())
+                 | "ComponentOf" >> beam.FlatMap(lambda d: sorted(d.items())))
+        routed = (join("JoinComponents", component=comps, sig=one,
+                       pairs=distinct | "PairByFirst" >> beam.Map(lambda ab: (ab[0], ab)))
+                  | "ToComponent" >> beam.ParDo(ToComponentFn()).with_outputs(
+                      COUNTS, main="main"))
+        out = (routed.main
+               | "ByComponent" >> beam.GroupByKey()
+               | "Bound" >> beam.ParDo(BoundFn(config)).with_outputs(COUNTS, main="main"))
+        counts = (tuple(counts) + (keyed[COUNTS], pairs[COUNTS], routed[COUNTS], out[COUNTS])
                   | "NearDupCounts" >> beam.Flatten())
         return {"main": out.main, COUNTS: counts}

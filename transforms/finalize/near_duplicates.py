@@ -2,22 +2,30 @@
 pure functions (no Beam); generate signs each article, `near_dup_beam.py` clusters them.
 
 An article is compared by its whole cleaned text (paragraphs and highlights): generate
-holds it, finalize only the passage and queries. Its 5-word shingles get a MinHash
+holds it, finalize only the passage and queries. The text is folded first
+(near_dup_text.py: entities, NFKC, invisible marks, look-alike letters), so a copy
+re-spelled with invisible or look-alike characters signs as the story does. Its 5-word
+shingles get a MinHash
 signature (datasketch, seeded: the same text gives the same signature in every process);
 the signature is cut into `bands` bands of `num_perm / bands` rows, and articles that
 share a band are candidate pairs (locality-sensitive hashing). A pair whose estimated
 Jaccard similarity (the share of equal signature values) reaches the threshold is a
-near-duplicate; connected components of near-duplicates are clusters, keyed by their
-smallest article id. The defaults (threshold 0.35, 240 permutations, 80 bands) were
-measured on real stories: docs/finalize.md, benchmarks/near_duplicates.py.
+near-duplicate; each connected component of near-duplicates is then bounded
+(near_dup_bound.py: bridges between unrelated stories rejected, clusters cut around a
+core), and clusters are keyed by their smallest article id. The defaults (threshold
+0.35, 240 permutations, 80 bands) were measured on real stories: docs/finalize.md,
+benchmarks/near_duplicates.py.
 """
 import functools
 import hashlib
+import math
 import re
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from transforms.core.config import setting
+from transforms.finalize.near_dup_bound import bound_component
+from transforms.finalize.near_dup_text import fold
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -47,12 +55,26 @@ class NearDupConfig:
     near_dup_max_bucket: int = setting(
         100, "articles of one band bucket compared pairwise; a larger bucket (boilerplate "
              "text) compares neighbours in id order only, counted as near_dup_big_buckets")
+    near_dup_unrelated: float = setting(
+        0.1, "estimated Jaccard similarity below which two articles are different stories: "
+             "an article that is a near-duplicate of two such articles is a bridge between "
+             "them and is rejected (near_duplicate_bridge)")
+    near_dup_max_component: int = setting(
+        2000, "articles of one connected group of near-duplicates compared all pairwise "
+              "(bridges found); a larger group is cut around cores from the pairs found")
 
     def __post_init__(self):
+        for name in ("near_dup_threshold", "near_dup_unrelated"):
+            if not math.isfinite(getattr(self, name)):
+                raise ValueError(f"{name} must be a finite number, got {getattr(self, name)}")
         if self.near_dup_bands < 1 or self.near_dup_max_bucket < 2:
             raise ValueError("near_dup_bands must be >= 1 and near_dup_max_bucket >= 2")
         if self.near_dup_threshold <= 0:
             raise ValueError("near_dup_threshold must be positive (above 1 turns it off)")
+        if not 0 <= self.near_dup_unrelated < min(self.near_dup_threshold, 1.0):
+            raise ValueError("near_dup_unrelated must be >= 0 and below near_dup_threshold")
+        if self.near_dup_max_component < 2:
+            raise ValueError("near_dup_max_component must be at least 2")
 
     @property
     def enabled(self) -> bool:
@@ -67,11 +89,13 @@ def article_text(paragraphs: Iterable[str], highlights: Iterable[str] = ()) -> s
 
 
 def words(text: str) -> list:
-    return [w.lower() for w in _WORD.findall(text)]
+    """The words of the folded text (near_dup_text.fold: lower-cased, invisible marks
+    gone, look-alike letters and HTML entities folded)."""
+    return _WORD.findall(fold(text))
 
 
 def shingles(text: str, k: int) -> frozenset:
-    """The set of k-word shingles (lower-cased words); a text shorter than k words is one
+    """The set of k-word shingles (folded words); a text shorter than k words is one
     shingle."""
     ws = words(text)
     if not ws:
@@ -164,10 +188,36 @@ def similar_pairs(sigs: dict, config: NearDupConfig) -> set:
 # --- clusters ---------------------------------------------------------------------------
 
 def components(pairs: Iterable[tuple]) -> dict:
-    """{article: cluster key} by union-find over near-duplicate pairs; the key is the
-    cluster's smallest article id. Articles in no pair are absent."""
+    """{article: component key} by union-find over near-duplicate pairs; the key is the
+    component's smallest article id. Articles in no pair are absent."""
     from transforms.finalize.splits import components as union_find
     return union_find(pairs)
+
+
+def bound(sigs: dict, pairs: Iterable[tuple], config: NearDupConfig) -> dict:
+    """One component's bounded clusters (near_dup_bound.bound_component)."""
+    return bound_component(sigs, pairs, config.near_dup_threshold,
+                           config.near_dup_unrelated, config.near_dup_max_component)
+
+
+def clusters_of(sigs: dict, config: NearDupConfig) -> tuple:
+    """({article: cluster key}, {rejected article: "bridge" or "cut"}) of every signed
+    article: LSH pairs, components, each bounded (the reference the Beam composite in
+    near_dup_beam.py matches)."""
+    pairs = similar_pairs(sigs, config)
+    comps = components(pairs)
+    members, comp_pairs = {}, {}
+    for a, c in comps.items():
+        members.setdefault(c, {})[a] = sigs[a]
+    for a, b in pairs:
+        comp_pairs.setdefault(comps[a], []).append((a, b))
+    clusters, rejected = {}, {}
+    for c in sorted(members):
+        got = bound(members[c], comp_pairs.get(c, []), config)
+        clusters.update(got["clusters"])
+        rejected.update({a: "bridge" for a in got["bridges"]})
+        rejected.update({a: "cut" for a in got["cut"]})
+    return clusters, rejected
 
 
 def cluster_sizes(clusters: dict) -> dict:

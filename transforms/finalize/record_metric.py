@@ -122,15 +122,5 @@ def expected_random_scores(candidates: dict, gold: dict) -> dict:
             "f1": 100.0 * f1 / total if total else 0.0}
 
 
-def most_frequent_entity_predictions(candidates: dict) -> dict:
-    """The entity text mentioned most often in the passage; ties go to the earliest."""
-    out = {}
-    for qid, mentions in candidates.items():
-        if mentions:
-            counts = collections.Counter(mentions)
-            out[qid] = max(_distinct(mentions), key=lambda m: counts[m])
-    return out
-
-
 def first_entity_predictions(candidates: dict) -> dict:
     return {qid: mentions[0] for qid, mentions in candidates.items() if mentions}

@@ -15,7 +15,7 @@ import apache_beam as beam
 from transforms.core import io_utils
 from transforms.core.accounting import SumCounts
 from transforms.core.funnel import Step, chain_gaps, funnel
-from transforms.finalize import dataset_card, dataset_stats
+from transforms.finalize import dataset_card, dataset_stats, item_quality
 from transforms.finalize.files import write_bytes, write_text
 from transforms.finalize.splits import SPLITS
 
@@ -87,11 +87,14 @@ def build_stats(flat, figures, shards, exported, upstream, meta, hardness=None) 
         "funnel": {"stages": accounts, "gaps": chain_gaps(accounts)},
         "articles": fate_summary(flat),
         "adversary": without_run_details(upstream.get("train_folds")),
+        "filter": {k: (upstream.get("adversarial_filter") or {}).get(k)
+                   for k in ("adversary", "balance")},
         "shards": {s: {"files": shard_files[s],
                        "rows": sum(n for split, _, n in shards if split == s)} for s in SPLITS},
         "exports": {s: dict(zip(("passages", "queries"), dict(exported).get(s, (0, 0))))
                     for s in SPLITS},
         "hardness": hardness,
+        "item_quality": item_quality.section(flat),
     }, dist, shard_files
 
 
@@ -121,7 +124,8 @@ def problems(stats: dict, kept_rows: int, partial_validation: bool, group_rounds
     if fates.get("kept_without_fate"):
         out.append(f"article fates: {fates['kept_without_fate']} kept queries belong to "
                    "articles generate gave no candidates for (DIR/articles is stale)")
-    for key, want in (("kept", stages["adversary"]["out"] if "adversary" in stages else None),
+    filtered = stages.get("release", stages.get("adversary"))     # the filter's last step
+    for key, want in (("kept", filtered["out"] if filtered else None),
                       ("released", released)):
         if want is not None and fates.get(key, 0) != want:
             out.append(f"article fates: {key} queries add up to {fates.get(key, 0)}, "

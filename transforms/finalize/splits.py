@@ -99,6 +99,20 @@ def link_keys(passage: str, url: Optional[str]) -> tuple:
     return keys + ("u:" + url,) if url else keys
 
 
+#: the group of an article rejected as a near-duplicate bridge (near_dup_bound.py): no
+#: article id holds NUL (readers remove control characters; a file name cannot hold one)
+BRIDGE_GROUP = "\x00bridge:"
+BRIDGE_REASON = "near_duplicate_bridge"
+
+
+def bridge_group(article_id: str) -> str:
+    return BRIDGE_GROUP + article_id
+
+
+def is_bridge_group(key: str) -> bool:
+    return key.startswith(BRIDGE_GROUP)
+
+
 def components(pairs: Iterable[tuple], nodes: Iterable = ()) -> dict:
     """{node: component key} by union-find over `pairs` (and `nodes`, alone unless a pair
     joins them); a component's key is its smallest member. Shared by the article groups
@@ -123,7 +137,7 @@ def components(pairs: Iterable[tuple], nodes: Iterable = ()) -> dict:
 
 def group_articles(links: Iterable[tuple]) -> dict:
     """{article_id: group key} from (article_id, passage digest, url) triples: the
-    reference the Beam label propagation (grouping.py) must match. Articles sharing an
+    reference the Beam union-find (grouping.py) must match. Articles sharing an
     exact passage text or a URL share a group; its key is its smallest article id."""
     articles, pairs, first_by_key = [], [], {}
     for article_id, digest, url in links:
@@ -181,7 +195,10 @@ def quota_order(key: str, config: SplitConfig) -> tuple:
 
 
 def initial_split(group: GroupSummary, config: SplitConfig):
-    """(split, None) or (None, reason), before the dev/test origin ratio and caps."""
+    """(split, None) or (None, reason), before the dev/test origin ratio and caps; a
+    near-duplicate bridge's own group is rejected."""
+    if is_bridge_group(group.key):
+        return None, BRIDGE_REASON
     train_ok = all(config.allows("train", o) for o in group.origins)
     dev_test_ok = all(config.allows("dev", o) for o in group.origins) and group.n_dev_test > 0
     if not train_ok and not dev_test_ok:

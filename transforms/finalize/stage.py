@@ -13,7 +13,8 @@ import logging
 
 from transforms.core import io_utils, manifest
 from transforms.core.preflight import InputError
-from transforms.core.stage import Runtime, StageFailed, run_pipeline
+from transforms.core.outputs import check_owned
+from transforms.core.stage import Runtime, StageFailed, on_exit, run_pipeline
 from transforms.finalize.config import FinalizeConfig
 
 NAME = "finalize"
@@ -27,6 +28,13 @@ def tmp_dir(output: str) -> str:
     return output.rstrip("/") + ".tmp"
 
 
+def private_tmp(config: FinalizeConfig):
+    """Where a hidden-test release writes its private answers first (None: not hidden)."""
+    from transforms.finalize.hidden_test import private_folder
+    return tmp_dir(private_folder(config.paths.output)) if config.settings.hide_test_answers \
+        else None
+
+
 def kept_folder(config: FinalizeConfig) -> str:
     return io_utils.join(config.paths.filtered, "kept")
 
@@ -37,8 +45,10 @@ def fates_folder(config: FinalizeConfig) -> str:
 
 def meta(config: FinalizeConfig) -> dict:
     from transforms.core import config as C
+    from transforms.finalize.relative import shown_path
     return {"split": config.settings.split_config().to_dict(),
-            "validated": config.paths.validated, "settings": C.as_dict(config.settings)}
+            "validated": shown_path(config.paths.validated, config.paths.run_folder()),
+            "settings": C.as_dict(config.settings)}
 
 
 def project(row: dict) -> dict:
@@ -61,6 +71,7 @@ def graph(p, config: FinalizeConfig, source=None, scored=True):
     from transforms.finalize.fates import ArticleFates
     from transforms.finalize.grouping import GroupArticles
     from transforms.finalize.hardness import Hardness, read_scored
+    from transforms.finalize.item_quality import item_flag_counts
     from transforms.finalize.report import WriteReport
     from transforms.finalize.shards import WriteSortedShards, WriteSplitShards
     from transforms.finalize.verdicts import ApplyHumanValidation, verdict_source
@@ -84,14 +95,18 @@ def graph(p, config: FinalizeConfig, source=None, scored=True):
               | "AssignSplits" >> AssignSplits(s.split_config(), s.quota_buckets))
     released = placed["main"]
 
-    shards = released | "WriteShards" >> WriteSplitShards(out, s.shard_rows, s.num_shards)
+    public = released
+    if s.hide_test_answers:
+        from transforms.finalize.hidden_test import public_row
+        public = released | "HideTestAnswers" >> beam.Map(public_row)
+    shards = public | "WriteShards" >> WriteSplitShards(out, s.shard_rows, s.num_shards)
     passages = (released
                 | "KeyByPassage" >> beam.Map(lambda r: ((r["split"], r["passage_id"]), r))
                 | "GroupPassage" >> beam.GroupByKey()
                 | "BuildPassage" >> beam.ParDo(PassageFn()).with_outputs(COUNTS, main="main"))
     exported = passages.main | "WriteExports" >> WriteExports(
         out, io_utils.join(out, SCRATCH, "exports"), not s.hide_test_answers,
-        s.export_part_passages)
+        s.export_part_passages, private_tmp(config))
     figures = passages.main | "Table1" >> Table1()
 
     rejected = ((deduped[REJECTED], validated[REJECTED], placed[REJECTED])
@@ -108,7 +123,7 @@ def graph(p, config: FinalizeConfig, source=None, scored=True):
             | "Hardness" >> Hardness(s.hardness))
     counts = ((deduped[COUNTS], validated[COUNTS], groups[COUNTS], placed[COUNTS],
                shards[COUNTS], passages[COUNTS], exported[COUNTS], fates[COUNTS]) + clusters[1:]
-              | "AllCounts" >> beam.Flatten())
+              + (item_flag_counts(released),) | "AllCounts" >> beam.Flatten())
     return ((counts, figures, shards["main"], exported["main"], hard)
             | "WriteReport" >> WriteReport(out, paths.run_folder(), paths.filtered,
                                            meta(config)))
@@ -149,12 +164,11 @@ def check_inputs(config: FinalizeConfig):
 def write_browsing_aids(config: FinalizeConfig, out: str, stats: dict) -> None:
     """The lm-evaluation-harness task and the explorer page, from the written release."""
     from transforms.finalize.explorer import write_explorer
-    from transforms.finalize.lm_eval_export import write_lm_eval
+    from transforms.finalize.lm_eval_export import task_rows, write_lm_eval
     s = config.settings
-    write_lm_eval(out, s.lm_eval_task, {k: stats["table1"][k]["queries"]
-                                        for k in ("train", "dev", "test")})
+    write_lm_eval(out, s.lm_eval_task, task_rows(stats))
     sample = write_explorer(out, config.paths.run_folder(), config.paths.filtered,
-                            s.explorer_queries, s.explorer_drops)
+                            s.explorer_queries, s.explorer_drops, config.paths.validated)
     log.info("finalize: explorer/index.html shows %d queries, %d drop reasons, %d adversary "
              "answers; lm_eval/%s.yaml", sample["queries"], sample["drop_reasons"],
              sample["answered"], s.lm_eval_task)
@@ -164,27 +178,58 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     """Check the inputs, build the dataset under `<output>.tmp`, check it, move it into
     place; returns the stats.json it wrote."""
     from transforms.core.progress import Display
-    from transforms.finalize import files
+    from transforms.finalize import files, fingerprint
+    from transforms.finalize.item_quality import record_labels
     from transforms.finalize.report import empty_split_warning, problems
+    from transforms.finalize.split_warnings import split_warnings
     paths, s = config.paths, config.settings
     kept, source = check_inputs(config)
-    tmp = tmp_dir(paths.output)
+    tmp, private = tmp_dir(paths.output), private_tmp(config)
+    owned = {paths.output: paths.output}          # a release it replaces holds only its files
+    if private:
+        from transforms.finalize.hidden_test import private_folder
+        owned[private_folder(paths.output)] = private_folder(paths.output)
+    check_owned(owned)
     files.remove(tmp)
+    if private:
+        files.remove(private)
     log.info("finalize: %d kept queries from %s -> %s", kept["rows"], paths.filtered,
              paths.output)
     display = Display(NAME, ("dedupe", "queries", kept["rows"]), {"split": "released"})
     scored = bool(io_utils.glob(io_utils.join(paths.filtered, "scored", "*.parquet")))
-    seconds = run_pipeline(NAME, lambda p: graph(p, config, source, scored), runtime,
-                           display=display)
+    # a half-written tmp is removed however the command ends (a full disk wants its space)
+    forget = on_exit(lambda: [files.remove_quietly(t) for t in (tmp, private) if t])
+    try:
+        seconds = run_pipeline(NAME, lambda p: graph(p, config, source, scored), runtime,
+                               display=display)
+    except BaseException:
+        files.remove_quietly(tmp)
+        forget()
+        raise
     files.remove(io_utils.join(tmp, SCRATCH))
     stats = io_utils.read_json(io_utils.join(tmp, "stats.json"))
     found = problems(stats, kept["rows"], s.partial_validation, s.group_rounds)
     if found:
+        forget()
         raise StageFailed("finalize: " + "; ".join(found) + f" (nothing published; the "
                           f"output is left in {tmp})")
+    from transforms.finalize.human_performance import add_to_release
+    stats = add_to_release(tmp, paths.validated, paths.filtered, stats)
+    stats = record_labels(tmp, paths.run_folder(), stats)    # a reading audit's labels
     write_browsing_aids(config, tmp, stats)
-    manifest.write(tmp)
+    release, described = fingerprint.stamp(tmp)
+    manifest.write(tmp, described)
     files.publish(tmp, paths.output)
+    if private:
+        from transforms.finalize.hidden_test import private_folder
+        manifest.write(private)
+        files.publish(private, private_folder(paths.output))
+        log.info("finalize: hidden test: the test answers are in %s (not part of the "
+                 "release; evaluate --data %s/test.json)", private_folder(paths.output),
+                 private_folder(paths.output))
+    forget()
+    log.info("finalize: release fingerprint sha256:%s (on the card; `validate --expect`)",
+             release)
     table = stats["table1"]
     log.info("finalize: done in %.1f s; released %s queries (train %d, dev %d, test %d), "
              "%d passages; rejected %s", seconds, table["overall"]["queries"],
@@ -200,4 +245,6 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     for split in ("train", "dev", "test"):
         if not table[split]["queries"]:
             log.warning("%s", empty_split_warning(stats, split, s.split_config()))
+    for warning in split_warnings(stats):
+        log.warning("finalize: %s", warning)
     return stats

@@ -14,7 +14,8 @@ from transforms.core.accounting import (COUNTS, REJECTED, Count, StepFn, Uncount
 from transforms.curation.coref import RuleBasedResolver
 from transforms.generation.cloze import QueryConfig, passage_row, queries_for_sentence
 from transforms.generation.passages import PassageConfig, build_passage
-from transforms.generation.sentences import SentenceConfig, passage_ngrams, select_sentence
+from transforms.generation.sentences import (SentenceConfig, passage_ngrams, select_sentence,
+                                            singletons_unchecked)
 from transforms.finalize.near_duplicates import SignatureConfig, article_text, text_signature
 
 FATES = "fates"
@@ -38,14 +39,14 @@ def article_signature(article, config: SignatureConfig):
 class BuildPassageFn(StepFn):
     step = "passage"
 
-    def __init__(self, config: PassageConfig):
-        self.config = config
+    def __init__(self, config: PassageConfig, rules: str = "record"):
+        self.config, self.rules = config, rules
 
     def setup(self):
         self.resolver = RuleBasedResolver()
 
     def apply(self, annotated):
-        result = build_passage(annotated, self.config, self.resolver)
+        result = build_passage(annotated, self.config, self.resolver, self.rules)
         if isinstance(result, dict):
             yield reject(**result)
             return
@@ -68,9 +69,10 @@ class SelectSentencesFn(StepFn):
 
     def apply(self, passage):
         grams, clusters = passage_ngrams(passage, self.config), passage.clusters()
+        unchecked = singletons_unchecked(passage, self.config)
         kept = []
         for s in passage.sentences:
-            reason = select_sentence(s, grams, clusters, self.config)
+            reason = select_sentence(s, grams, clusters, self.config, unchecked)
             if reason is None:
                 kept.append(s)
                 continue
@@ -125,7 +127,8 @@ class GenerateClozeQueries(beam.PTransform):
         self.signature = signature
 
     def expand(self, annotated):
-        passages = accounted(annotated, "BuildPassages", BuildPassageFn(self.passage))
+        passages = accounted(annotated, "BuildPassages",
+                             BuildPassageFn(self.passage, self.sentence.rules))
         sentences = accounted(passages.main, "SelectSentences",
                               SelectSentencesFn(self.sentence))
         queries = sentences.main | "GenerateQueries" >> beam.ParDo(

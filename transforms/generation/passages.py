@@ -2,16 +2,20 @@
 
 The passage is the shortest prefix of whole paragraphs (whole sentences when the article
 has no paragraph breaks, or a paragraph runs over 150 tokens) that reaches 100 tokens, followed by the highlights in ReCoRD
-layout (`\n@highlight\n<highlight>`). The rest of the article yields candidate sentences;
-a sentence repeated word for word (a Daily Mail caption repeating the body) counts once.
+layout (`\n@highlight\n<highlight>`); its first part must name at least four entities
+(`count_entities`: names for the `record` profile, coreference clusters for `paper`). The
+rest of the article yields candidate sentences; a sentence repeated word for word (a
+Daily Mail caption repeating the body) counts once.
 """
+import collections
 import re
 from dataclasses import dataclass
 from typing import Union
 
 from transforms.curation.annotation import AnnotatedArticle
 from transforms.ingestion.articles import Article
-from transforms.curation.coref import CoreferenceResolver, RuleBasedResolver
+from transforms.curation.coref import CoreferenceResolver, RuleBasedResolver, normalise_name
+from transforms.curation.gender import gender_cue
 from transforms.curation.names import GENERIC_ORG_WORDS
 from transforms.core.config import setting
 from transforms.core.hashing import short_digest
@@ -26,7 +30,7 @@ class PassageConfig:
     min_prefix_tokens: int = setting(
         100, "tokens the passage's article prefix must reach (paper: at least 100)")
     min_entities: int = setting(
-        4, "distinct entities a passage needs (paper: at least four)")
+        4, "distinct entities the passage's first part needs (paper: at least four)")
     max_paragraph_tokens: int = setting(
         150, "a longer paragraph is text without paragraph breaks (Daily Mail): its "
         "sentences stand as the paragraphs the prefix is made of")
@@ -51,6 +55,7 @@ class CandidateSentence:
     mentions: tuple   # of Entity
     entity_words: tuple = ()   # per word: True where it lies in an entity mention
     named_in_passage: tuple = ()   # per mention: its name is written in the passage
+    mentioned_once: tuple = ()     # per mention: no other mention of the article is coreferent
 
 
 @dataclass(frozen=True)
@@ -75,14 +80,15 @@ class Passage:
                          for g in plain_ngrams(words, f, n))
 
     def cased_ngrams(self, n: int = 3) -> frozenset:
-        """The word n-grams of the passage body and of each highlight as written (case
-        kept), none touching an entity word (the record profile's 3-gram reading)."""
+        """The token n-grams of the passage body and of each highlight as written (case
+        kept, no n-gram across a punctuation mark), none touching an entity word (the
+        record profile's 3-gram reading, `written_ngrams`)."""
         out, offset = set(), 0
         for part in self.text.split(HIGHLIGHT_SEP):
             end = offset + len(part)
             spans = [(e.start - offset, e.end - offset) for e in self.entities
                      if offset <= e.start and e.end <= end]
-            out.update(cased_ngrams(cased_words(part, spans), n))
+            out.update(written_ngrams(part, spans, n))
             offset = end + len(HIGHLIGHT_SEP)
         return frozenset(out)
 
@@ -91,6 +97,7 @@ class Passage:
 
 
 _WORD = re.compile(r"\w+(?:[-'’.]\w+)*")
+_TOKEN = re.compile(r"\w+(?:[-'’.]\w+)*|[^\w\s]")
 _POSSESSIVE_END = re.compile(r"(?:'s|’s|'|’)$")
 
 
@@ -111,6 +118,21 @@ def cased_words(text: str, spans=()) -> list:
     left out; `spans` are the (start, end) of its entity mentions."""
     return [(m.group(), any(m.start() < e and s < m.end() for s, e in spans))
             for m in _WORD.finditer(text)]
+
+
+def written_tokens(text: str, spans=()) -> list:
+    """(token, barred) for the tokens of `text` as written: words and punctuation marks;
+    a mark, or a word inside an entity mention (`spans`), is barred from n-grams."""
+    return [(m.group(), not any(ch.isalnum() for ch in m.group())
+             or any(m.start() < e and s < m.end() for s, e in spans))
+            for m in _TOKEN.finditer(text)]
+
+
+def written_ngrams(text: str, spans=(), n: int = 3):
+    """The record 3-gram reading: n-grams of tokens as written (case kept) with no
+    punctuation mark and no entity word in them ('his "passion" for' has no "his passion
+    for"; "in 1999, aged 81" no "in 1999 aged")."""
+    return cased_ngrams(written_tokens(text, spans), n)
 
 
 def cased_ngrams(words, n):
@@ -155,12 +177,25 @@ def shortest_prefix(token_counts, min_tokens: int) -> int:
 
 
 def _mentions_in(segment, start, end, shift):
-    return [(m.start + shift, m.end + shift, m.text, m.label)
+    """(start, end, text, label, gender cue) of the segment's mentions in [start, end)."""
+    return [(m.start + shift, m.end + shift, m.text, m.label, gender_cue(segment.text, m.start))
             for m in segment.mentions if m.start >= start and m.end <= end]
 
 
+def count_entities(entities, prefix_end: int, rules: str = "record") -> int:
+    """Distinct entities of the passage's first part (its article prefix: the paper's
+    "first part of news article ... at least four different entities"): `record` counts
+    names, as ReCoRD's released passages show ("Japan" and "Japanese" are two); `paper`
+    counts coreference clusters."""
+    scope = [e for e in entities if e.end <= prefix_end]
+    if rules == "record":
+        return len({normalise_name(e.text, e.label) for e in scope})
+    return len({e.cluster for e in scope})
+
+
 def build_passage(annotated: AnnotatedArticle, config: PassageConfig = PassageConfig(),
-                  resolver: CoreferenceResolver = RuleBasedResolver()) -> Union[Passage, dict]:
+                  resolver: CoreferenceResolver = RuleBasedResolver(),
+                  rules: str = "record") -> Union[Passage, dict]:
     """The passage and its candidate sentences, or a rejected row with the reason."""
     article = annotated.article
 
@@ -199,22 +234,24 @@ def build_passage(annotated: AnnotatedArticle, config: PassageConfig = PassageCo
             seen.add(s.words)
             sentences_raw.append((s, _mentions_in(segment, s.start, s.end, -s.start),
                                   segment.text[s.start:s.end]))
-    all_mentions = [(m[2], m[3]) for m in raw] + [
-        (m[2], m[3]) for _, ms, _ in sentences_raw for m in ms]
-    keys = iter(resolver.clusters(all_mentions))
-    entities = tuple(Entity(*m, cluster=next(keys)) for m in raw)
+    all_mentions = [m[2:] for m in raw] + [m[2:] for _, ms, _ in sentences_raw for m in ms]
+    all_keys = resolver.clusters(all_mentions)
+    per_cluster = collections.Counter(all_keys)
+    keys = iter(all_keys)
+    entities = tuple(Entity(*m[:4], cluster=next(keys)) for m in raw)
     sentences = []
     for i, (s, ms, text_) in enumerate(sentences_raw):
-        mentions = tuple(Entity(*m, cluster=next(keys)) for m in ms)
+        mentions = tuple(Entity(*m[:4], cluster=next(keys)) for m in ms)
         sentences.append(CandidateSentence(
             i, text_, s.n_tokens, s.words, mentions, s.entity_words,
-            tuple(name_in_text(m.text, text) for m in mentions)))
+            tuple(name_in_text(m.text, text) for m in mentions),
+            tuple(per_cluster[m.cluster] == 1 for m in mentions)))
     sentences = tuple(sentences)
 
-    n_entities = len({e.cluster for e in entities})
+    n_entities = count_entities(entities, len(" ".join(parts)), rules)
     if n_entities < config.min_entities:
         return reject(f"under_{config.min_entities}_entities",
-                      f"{n_entities} distinct entities in the passage")
+                      f"{n_entities} distinct entities in the passage's first part")
     n_prefix = sum(u[3] for u in units[:k])
     return Passage(
         article=article, passage_id=short_digest(article.article_id, text, length=20),

@@ -5,6 +5,9 @@ a personal token, progress and results for the requester's admin token.
     GET  /hit/<hit_ref>?token=T   a HIT page (the MTurk template, filled in)
     POST /hit/submit              a page's answers: form fields + token; only for a HIT
                                   served to that worker and still open for them (else 403/409)
+    GET  /hit/<hit_ref>/model     with --show_model_answer, after the answers are stored:
+                                  the adversary's answer and a second judgement (model_loop)
+    POST /hit/judge               that judgement, stored once
     GET  /admin/progress          JSON; admin token (Authorization: Bearer, or ?token=)
     GET  /admin/results.csv       every answer, spreadsheet-safe
 
@@ -26,7 +29,7 @@ from starlette.routing import Route
 
 from transforms.core.config import setting
 from transforms.human_filtering import db as D
-from transforms.human_filtering import forms, prolific, tokens
+from transforms.human_filtering import forms, model_loop, prolific, tokens
 from transforms.human_filtering import hits as H
 from transforms.human_filtering.csv_safe import csv_text
 from transforms.human_filtering.fields import FieldError, check_id, shown
@@ -53,6 +56,12 @@ class ServeConfig:
                                        "(then another worker may get it)")
     gold_share: float = setting(0.0, "share of gold HITs in each queue", cli=False)
     completion_code: str | None = setting(None, "Prolific completion code", cli=False)
+    show_model_answer: bool = setting(False, "model in the loop: once a worker's answers to "
+                                             "a HIT are stored, show the adversary's answer "
+                                             "and ask whether the query needs more than the "
+                                             "model used (a share of HITs)")
+    model_answer_share: float = setting(0.5, "share of HITs that show the model's answer "
+                                             "with --show_model_answer")
 
 
 class Refused(Exception):
@@ -90,8 +99,10 @@ def _check_binding(worker, got: dict) -> None:
 
 
 class App:
-    def __init__(self, hit_rows, manifest: dict, template: str, db: str, cfg: ServeConfig):
+    def __init__(self, hit_rows, manifest: dict, template: str, db: str, cfg: ServeConfig,
+                 model_answers: dict | None = None):
         self.per_hit, self.template, self.db, self.cfg = manifest["per_hit"], template, db, cfg
+        self.model_answers = model_answers or {}
         self.rows = {r["hit_ref"]: r for r in hit_rows}
         self.store = Store(db, hits_from_rows(hit_rows, self.per_hit), QueuePolicy(
             cfg.assignments, cfg.per_worker, cfg.gold_share, cfg.hit_minutes * 60))
@@ -99,6 +110,8 @@ class App:
         self.asgi = _Guard(Starlette(routes=[
             Route("/", self.landing), Route("/next", self.next_hit),
             Route("/hit/submit", self.submit, methods=["POST"]),
+            Route("/hit/judge", self.judge, methods=["POST"]),
+            Route("/hit/{ref}/model", self.model_page),
             Route("/hit/{ref}", self.hit_page),
             Route("/admin/progress", self.progress), Route("/admin/results.csv", self.results),
         ]))
@@ -216,6 +229,56 @@ class App:
             if not written:
                 raise Refused(409, "%s has already answered %s" % (worker.worker_id, hit.ref))
             LOG.info("stored %d answer(s) to %s from %s", written, hit.ref, worker.worker_id)
+            if self._shows_model(hit):
+                return RedirectResponse(model_loop.model_url(hit.ref, {"token": token, **got}),
+                                        status_code=303)
+            query = urllib.parse.urlencode({"token": token, "saved": "1", **got})
+            return RedirectResponse("/next?" + query, status_code=303)
+        return await self._handle(request, work)
+
+    def _shows_model(self, hit) -> bool:
+        return self.cfg.show_model_answer and model_loop.chosen(
+            hit, self.cfg.model_answer_share, self.model_answers)
+
+    def _model_hit(self, ref: str):
+        hit = self.store.hits.get(ref)
+        if hit is None or not self._shows_model(hit):
+            raise Refused(404, "no model answer to show for this HIT")
+        return hit
+
+    async def model_page(self, request):
+        """The adversary's answer, only once this worker's own answers are stored."""
+        async def work():
+            q = request.query_params
+            token, got = q.get("token", ""), _prolific(q)
+            worker = await self._run(self._auth, token)
+            _check_binding(worker, got)
+            hit = self._model_hit(request.path_params["ref"])
+            mine = await self._run(model_loop.stored_answers, self.db, worker.worker_id, hit)
+            if set(mine) != {t.query_id for t in hit.tasks}:
+                raise Refused(403, "answer %s first: the model's answer is shown only after "
+                                   "yours is stored" % hit.ref)
+            if await self._run(model_loop.judged, self.db, worker.worker_id, hit):
+                raise Refused(409, "%s has already judged %s" % (worker.worker_id, hit.ref))
+            return HTMLResponse(model_loop.page(hit, self.rows[hit.ref], self.per_hit, mine,
+                                                self.model_answers, {"token": token, **got}))
+        return await self._handle(request, work)
+
+    async def judge(self, request):
+        async def work():
+            form = forms.parse_form(await self._body(request), self.per_hit,
+                                    model_loop.form_fields(self.per_hit))
+            token = forms.token_of(form)
+            worker = await self._run(self._auth, token)
+            got = _prolific(form)
+            _check_binding(worker, got)
+            hit = self._model_hit(form.get("hit_ref", ""))
+            said = model_loop.judgements(form, hit, self.per_hit)
+            written = await self._run(model_loop.save, self.db, worker.worker_id, hit, said,
+                                      self.model_answers)
+            if not written:
+                raise Refused(409, "%s has already judged %s" % (worker.worker_id, hit.ref))
+            LOG.info("stored %d judgement(s) of %s from %s", written, hit.ref, worker.worker_id)
             query = urllib.parse.urlencode({"token": token, "saved": "1", **got})
             return RedirectResponse("/next?" + query, status_code=303)
         return await self._handle(request, work)

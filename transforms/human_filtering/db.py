@@ -1,6 +1,8 @@
 """The annotation database (SQLite): the HITs, the workers and their tokens, which HIT was
 served to whom (`served`, the queue the server enforces), the Prolific participants a
-requester imported (`participants`), the server's address (`meta`) and every answer. One file per export; WAL mode so pages are read while answers are written.
+requester imported (`participants`), the server's address (`meta`), every answer, and the
+model-in-the-loop judgements (`judgements`, model_loop.py). One file per export; WAL mode
+so pages are read while answers are written.
 """
 import contextlib
 import sqlite3
@@ -27,6 +29,9 @@ CREATE TABLE IF NOT EXISTS participants (
   study TEXT NOT NULL, pid TEXT NOT NULL, status TEXT, imported_at TEXT NOT NULL,
   PRIMARY KEY (study, pid));
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS judgements (
+  worker_id TEXT NOT NULL, query_id TEXT NOT NULL, hit_ref TEXT NOT NULL, model_answer TEXT,
+  needs_more INTEGER NOT NULL, submitted_at TEXT NOT NULL, PRIMARY KEY (worker_id, query_id));
 """
 
 

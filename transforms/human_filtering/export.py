@@ -6,6 +6,7 @@
     DIR/hits/labelstudio_tasks.json  Label Studio span-selection tasks
     DIR/hits/labelstudio_config.xml  the Label Studio labeling config
     DIR/hits/manifest.json           counts, gold share, Prolific completion code
+    DIR/hits/model_answers.json      the adversary's answer per query (serve --show_model_answer)
 
 Gold questions: a share of the triples (or the ids listed in a file) become gold HITs of
 their own, marked `gold` = 1 in hits.csv; their reference answers are taken as known.
@@ -18,7 +19,7 @@ import fsspec
 from transforms.core import io_utils
 from transforms.core.hashing import stable_hash
 from transforms.human_filtering import hits as H
-from transforms.human_filtering import labelstudio, mturk, prolific
+from transforms.human_filtering import labelstudio, model_loop, mturk, prolific
 from transforms.human_filtering.fields import UserError
 
 LOG = logging.getLogger(__name__)
@@ -87,10 +88,12 @@ def export(filtered: str, output: str, per_hit: int = 1, limit: int | None = Non
         json.dump([labelstudio.task(r, hit_of[r["id"]]) for r in rows], f, ensure_ascii=False)
     with fs.open(io_utils.join(root, "labelstudio_config.xml"), "w", encoding="utf-8") as f:
         f.write(labelstudio.CONFIG)
+    answers = model_loop.model_answers(_input_pattern(filtered), hit_of)   # serve's option
+    model_loop.write_model_answers(fs, root, answers)
     manifest = {"input": _input_pattern(filtered), "per_hit": per_hit, "hits": len(hit_rows),
                 "gold_hits": sum(h["gold"] == "1" for h in hit_rows), "queries": len(rows),
                 "gold_queries": len(gold), "gold_share": gold_share, "skipped": skipped,
-                "prolific_completion_code": completion_code,
+                "prolific_completion_code": completion_code, "model_answers": len(answers),
                 "template_variables": sorted(H.template_variables(template))}
     io_utils.write_json(io_utils.join(output, "manifest.json"), manifest)
     LOG.info("exported %d queries in %d HITs (%d gold) to %s (skipped %s)", len(rows),

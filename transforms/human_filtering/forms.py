@@ -20,14 +20,15 @@ PAGE_FIELDS = ("token", "hit_ref", "assignmentId", "worker_id", "time_spent_ms")
 TIME_MAX_MS = 7 * 24 * 3600 * 1000
 
 
-def parse_form(body: bytes, per_hit: int) -> dict:
-    """{field: value} of an application/x-www-form-urlencoded body."""
+def parse_form(body: bytes, per_hit: int, allowed: set | None = None) -> dict:
+    """{field: value} of an application/x-www-form-urlencoded body (`allowed`: the fields
+    a form may have; default: the HIT page's)."""
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as err:
         raise FieldError("the body is not UTF-8 (byte %d)" % err.start) from None
-    allowed = set(PAGE_FIELDS) | {f + s for s in H.slot_suffixes(per_hit)
-                                  for f in H.ANSWER_FIELDS}
+    allowed = allowed or set(PAGE_FIELDS) | {f + s for s in H.slot_suffixes(per_hit)
+                                             for f in H.ANSWER_FIELDS}
     try:
         pairs = urllib.parse.parse_qsl(text, keep_blank_values=True, strict_parsing=bool(text),
                                        errors="strict", max_num_fields=len(allowed))

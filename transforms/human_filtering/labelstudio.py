@@ -12,6 +12,7 @@ import fsspec
 from transforms.core import safejson
 from transforms.human_filtering import hits as H
 from transforms.human_filtering import mturk
+from transforms.human_filtering import results_check as R
 from transforms.human_filtering.fields import UserError
 
 CONFIG = """<View>
@@ -41,10 +42,6 @@ def task(row: dict, hit_ref: str) -> dict:
             "predictions": [{"model_version": "entities", "result": regions}]}
 
 
-def _worker(completed_by) -> str:
-    if isinstance(completed_by, dict):
-        return str(completed_by.get("email") or "ls-%s" % completed_by.get("id"))
-    return "ls-%s" % completed_by
 
 
 def _answer(results):
@@ -71,9 +68,13 @@ def _extras(results):
     return ambiguous, feedback
 
 
-def read_export(path: str, index: dict) -> tuple:
+def read_export(path: str, index: dict, records: dict = None, rejected: list = None) -> tuple:
     """(submissions in creation order, query ids, counters) of a Label Studio JSON export;
-    `index` is {query_id: (hit_ref, reference_answers, spans, gold)} from the hits."""
+    `index` is {query_id: (hit_ref, reference_answers, spans, gold)} from the hits. With
+    `records` (results_check.hit_records) a task whose `hit_ref` or `query` differs from
+    its HIT's is rejected by name into `rejected`. A user is one worker whatever shape
+    `completed_by` takes (results_check.worker_of)."""
+    rejected = [] if rejected is None else rejected
     try:
         with fsspec.open(path, "r", encoding="utf-8") as f:
             data = safejson.load(f)
@@ -84,10 +85,13 @@ def read_export(path: str, index: dict) -> tuple:
     counts = {"rejected_assignments": 0, "unanswered": 0, "not_an_entity": 0,
               "unknown_query": 0, "multiple_answers": 0}
     timed, seen = [], []
-    for task_ in data:
+    names = R.worker_names(data)
+    for n, task_ in enumerate(data):
         qid = (task_.get("data") or {}).get("query_id")
         if qid not in index:
             counts["unknown_query"] += 1
+            continue
+        if records is not None and _task_rejected(task_, n, qid, records, names, rejected):
             continue
         seen.append(qid)
         hit_ref, refs, spans, gold = index[qid]
@@ -101,9 +105,24 @@ def read_export(path: str, index: dict) -> tuple:
                 counts["multiple_answers" if n > 1 else "unanswered"] += 1
                 continue
             ambiguous, feedback = _extras(results)
-            sub = mturk.submission(_worker(ann.get("completed_by")), qid, hit_ref, refs,
+            sub = mturk.submission(R.worker_of(ann.get("completed_by"), names), qid, hit_ref, refs,
                                    spans, answer[0], answer[1], answer[2],
                                    "on" if ambiguous else "", feedback, gold, counts)
             timed.append((str(ann.get("created_at") or ""), ann.get("id") or 0, sub))
     timed.sort(key=lambda t: (t[0], t[1]))
+    counts["rejected_results"] = len(rejected)
     return [t[2] for t in timed], list(dict.fromkeys(seen)), counts
+
+
+def _task_rejected(task_, n, qid, records, names, rejected) -> bool:
+    """A task whose copy of its HIT (`hit_ref`, `query`) differs from the HIT's: rejected
+    by name, every annotation of it (one line)."""
+    data = task_.get("data") or {}
+    problem = R.task_problem(data.get, "", qid, records)
+    if not problem:
+        return False
+    workers = sorted({R.worker_of(a.get("completed_by"), names)
+                      for a in task_.get("annotations") or []})
+    rejected.append(R.Rejection(f"task {n + 1}", "", " ".join(workers), str(data.get("hit_ref")),
+                                qid, *problem))
+    return True

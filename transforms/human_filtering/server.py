@@ -13,6 +13,7 @@ import time
 import uvicorn
 
 from transforms.human_filtering.app import App, ServeConfig
+from transforms.human_filtering import model_loop
 from transforms.human_filtering.export import read_hits
 
 
@@ -22,7 +23,11 @@ class Server:
         rows, manifest, template = read_hits(hits_dir)
         cfg = dataclasses.replace(cfg, gold_share=manifest.get("gold_share", 0.0),
                                   completion_code=manifest.get("prolific_completion_code"))
-        self.app = App(rows, manifest, template, db, cfg)
+        answers = None
+        if cfg.show_model_answer:    # model in the loop: the answers must be there
+            model_loop.check_share(cfg.model_answer_share)
+            answers = model_loop.read_model_answers(hits_dir)
+        self.app = App(rows, manifest, template, db, cfg, answers)
         self.store = self.app.store
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.sock = socket.socket(family, socket.SOCK_STREAM)

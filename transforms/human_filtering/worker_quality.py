@@ -7,7 +7,9 @@ verdicts alike (a repeated post is neither extra credit nor extra blame). Gold q
 (HITs whose answers the team knows) give each worker a gold accuracy, and a worker below
 `min_gold_accuracy` on at least `min_gold_answers` gold answers is blocked too.
 Train keeps triples one worker answered correctly; dev/test keeps triples two workers
-answered correctly (and nobody answered wrongly).
+answered correctly (and nobody answered wrongly). Only the first `verdict_answers` counted
+answers of a query (by submission time) decide its verdict; later ones are held out, the
+"additional worker answer" ReCoRD measured human performance with (paper section 5.2).
 """
 import dataclasses
 import re
@@ -28,6 +30,10 @@ class QualityConfig:
     min_gold_answers: int = setting(5, "gold answers a worker needs before the gold check")
     train_min_correct: int = setting(1, "correct workers a train triple needs (paper: 1)")
     dev_test_min_correct: int = setting(2, "correct workers a dev/test triple needs (paper: 2)")
+    verdict_answers: int = setting(2, "counted answers per query that decide its verdict, by "
+                                      "submission time; later ones are held out to measure "
+                                      "human performance (paper: 2 decide, a third measures; "
+                                      "0: every answer decides)")
 
 
 class Submission(NamedTuple):
@@ -39,6 +45,7 @@ class Submission(NamedTuple):
     ambiguous: bool
     feedback: str
     gold: bool = False       # a gold question: its reference answer is known to be right
+    answer: str = ""         # the clicked entity's text (scored for human performance)
 
 
 _AMBIGUITY = re.compile(r"\b(ambiguous|ambiguity|more than one|not obvious|unclear|guess(ed)?"
@@ -137,28 +144,54 @@ def check_workers(subs: Iterable[Submission], cfg: QualityConfig) -> tuple[dict,
     return stats, total, checks
 
 
+#: What each submission is to the verdicts: it decides one, it is held out (it measures
+#: human performance only), or it does not count (a repeat, or a blocked worker's).
+VERDICT, HELDOUT, REPEAT, BLOCKED = "verdict", "heldout", "repeat", "blocked"
+
+
+def answer_roles(subs: Iterable[Submission], blocked: set, verdict_answers: int):
+    """(submission, role, rank) in order: the first answer of each worker who is not
+    blocked counts, ranked 1, 2, ... per query; ranks up to `verdict_answers` (all when 0)
+    decide the verdict, later ones are held out. Repeats and blocked workers' answers get
+    rank None."""
+    seen, ranks = set(), {}
+    for sub in subs:
+        key = (sub.worker_id, sub.query_id)
+        if key in seen:
+            yield sub, REPEAT, None
+            continue
+        seen.add(key)
+        if sub.worker_id in blocked:
+            yield sub, BLOCKED, None
+            continue
+        rank = ranks[sub.query_id] = ranks.get(sub.query_id, 0) + 1
+        yield sub, (VERDICT if not verdict_answers or rank <= verdict_answers else HELDOUT), rank
+
+
 def validate_queries(subs: Iterable[Submission], query_ids: Iterable[str], blocked: set,
                      cfg: QualityConfig) -> dict:
     """One verdict per query from the answers of workers not blocked: the first answer of
-    each worker counts, repeats are ignored."""
+    each worker counts, repeats are ignored; the first `verdict_answers` decide, later ones
+    are held out (`n_heldout`)."""
     def verdict(q):
-        return {"id": q, "n_answers": 0, "n_correct": 0, "n_discarded": 0,
-                "ambiguous": False, "feedback": [], "_workers": set()}
+        return {"id": q, "n_answers": 0, "n_correct": 0, "n_discarded": 0, "n_heldout": 0,
+                "ambiguous": False, "feedback": []}
 
     out = {q: verdict(q) for q in query_ids}
-    for sub in subs:
+    for sub, role, _ in answer_roles(subs, blocked, cfg.verdict_answers):
         v = out.get(sub.query_id) or out.setdefault(sub.query_id, verdict(sub.query_id))
-        if sub.worker_id in blocked or sub.worker_id in v["_workers"]:
+        if role in (REPEAT, BLOCKED):
             v["n_discarded"] += 1
             continue
-        v["_workers"].add(sub.worker_id)
-        v["n_answers"] += 1
-        v["n_correct"] += int(sub.correct)
         v["ambiguous"] |= sub.ambiguous
         if sub.feedback.strip():
             v["feedback"].append(sub.feedback.strip())
+        if role == HELDOUT:
+            v["n_heldout"] += 1
+            continue
+        v["n_answers"] += 1
+        v["n_correct"] += int(sub.correct)
     for v in out.values():
-        del v["_workers"]
         v["valid_for"] = validation_status(v["n_answers"], v["n_correct"], cfg)
     return out
 

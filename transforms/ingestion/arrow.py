@@ -4,7 +4,9 @@ bare `.arrow` files.
 - A `Dataset.save_to_disk` folder holds `state.json` (its `_data_files`, in order),
   `dataset_info.json` and `data-NNNNN-of-NNNNN.arrow` shards; a `DatasetDict` folder holds
   `dataset_dict.json` (its `splits`) and one such folder per split. `--input FOLDER` reads
-  every shard of every split (or name one split's folder: `FOLDER/test`). A folder with
+  every shard of every split (or name one split's folder: `FOLDER/test`); a split folder
+  that is missing, or a data file that is missing or lies outside its folder
+  (`../elsewhere.arrow`, a link out), stops the run with one line. A folder with
   only `dataset_info.json` (`load_dataset`'s cache) gives its `.arrow` files in name order,
   `cache-*.arrow` (the results of `map`/`filter`) left out.
 - `.arrow` files are Arrow IPC streams (as `datasets` writes them; the IPC file format is
@@ -52,21 +54,51 @@ def datasets_files(url: str) -> list:
         splits = _read_json(fs, f"{path}/dataset_dict.json").get("splits")
         if not isinstance(splits, list) or not splits:
             raise ValueError(f"{url}/dataset_dict.json lists no splits")
-        return [f for split in splits for f in datasets_files(prefix + f"{path}/{split}")]
+        out = []
+        for split in splits:
+            if not isinstance(split, str) or not _plain_name(split):
+                raise ValueError(f"{url}/dataset_dict.json names split {split!r}: not a "
+                                 "folder name inside it")
+            if not is_datasets_folder(prefix + f"{path}/{split}"):
+                raise ValueError(f"{url}/dataset_dict.json lists split {split!r}, but "
+                                 f"{url}/{split} is not a `datasets` folder (missing, or no "
+                                 "state.json): the dataset is incomplete")
+            out += datasets_files(prefix + f"{path}/{split}")
+        return out
     if not fs.exists(f"{path}/state.json"):     # load_dataset's cache folder
         names = sorted(p for p in fs.glob(f"{path}/*.arrow")
                        if not posixpath.basename(p).startswith("cache-"))
         return [(prefix + p, int(fs.info(p).get("size") or 0)) for p in names]
     state = _read_json(fs, f"{path}/state.json")
-    shards = state.get("_data_files")
-    if not isinstance(shards, list) or not all(
+    shards = state.get("_data_files") if isinstance(state, dict) else None
+    if not isinstance(shards, list) or not shards or not all(
             isinstance(s, dict) and isinstance(s.get("filename"), str) for s in shards):
         raise ValueError(f"{url}/state.json lists no `_data_files`")
     out = []
     for shard in shards:
         name = posixpath.normpath(f"{path}/{shard['filename']}")
+        if not _plain_name(shard["filename"]) or not _inside(fs, name, path):
+            raise ValueError(f"{url}/state.json names data file {shard['filename']!r} "
+                             "outside its folder: refused")
+        if not fs.exists(name):
+            raise ValueError(f"{url}/state.json names data file {shard['filename']!r}, "
+                             "which is missing: the dataset is incomplete")
         out.append((prefix + name, int(fs.info(name).get("size") or 0)))
     return out
+
+
+def _plain_name(name: str) -> bool:
+    """A file or folder name inside a folder (no separator, no `..`, not absolute)."""
+    return bool(name) and "/" not in name and "\\" not in name and name not in (".", "..")
+
+
+def _inside(fs, name: str, folder: str) -> bool:
+    """`name` resolves inside `folder` (local files: symbolic links followed too)."""
+    import os
+    if "file" in (fs.protocol if isinstance(fs.protocol, tuple) else (fs.protocol,)):
+        real, root = os.path.realpath(name), os.path.realpath(folder)
+        return os.path.commonpath([real, root]) == root
+    return posixpath.normpath(name).startswith(folder.rstrip("/") + "/")
 
 
 def record_batches(f) -> Iterator:

@@ -42,8 +42,14 @@ class ReadConfig:
     limit: Optional[int] = setting(None, "read only the first N records (sorted file "
                                          "order): smoke runs")
     max_record_mb: float = setting(
-        16.0, "a JSON line, CSV record or one-article file larger than this is rejected as "
-            "record_too_large while it is read (never held in memory)")
+        16.0, "a JSON line, CSV record, Parquet/Arrow row or one-article file larger than "
+              "this is rejected as record_too_large while it is read (text files: never "
+              "held in memory)")
+
+    def __post_init__(self):
+        if not 0 < self.max_record_mb < float("inf") or self.part_mb < 1:
+            raise ValueError("max_record_mb must be a positive finite number and part_mb "
+                             "at least 1")
 
 
 class Listed(NamedTuple):

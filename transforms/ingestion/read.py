@@ -17,7 +17,7 @@ import apache_beam as beam
 import fsspec
 
 from transforms.core.accounting import COUNTS, Count, StepFn, accounted, merged, reject
-from transforms.ingestion import listing, readers, streams
+from transforms.ingestion import limits, listing, readers, streams
 from transforms.ingestion.inputs import InputFile, ReadConfig, default_origin, expand
 from transforms.ingestion.parts import Part, csv_record_ends, plan_parts
 from transforms.ingestion.specs import InputSpec, as_spec
@@ -82,6 +82,8 @@ class ReadPart(StepFn):
         found = 0
         for parsed in self._records(part, counter):
             found += 1
+            if not isinstance(parsed, dict):
+                parsed = limits.oversized_field(parsed) or parsed
             if isinstance(parsed, dict):
                 yield reject(**{**parsed, "stage": "read"})
             elif part.source and not parsed.source:   # the input's publisher, every layout
@@ -147,7 +149,7 @@ class ReadPart(StepFn):
             elif kind == "arrow":
                 from transforms.ingestion.arrow import record_batches
                 yield from readers.parse_parquet(record_batches(f), path, origin, 0, counter,
-                                                 mapping)
+                                                 mapping, self.limit)
             elif kind == "html":
                 from transforms.ingestion import web
                 yield from web.parse_html(data, path, origin, allow_no_highlights=allow)
@@ -203,15 +205,14 @@ class ReadPart(StepFn):
                 parsed["detail"] = f"part {part.index} " + parsed["detail"]
             yield parsed
 
-    @staticmethod
-    def _parquet(f, part: Part, counter, mapping=None):
+    def _parquet(self, f, part: Part, counter, mapping=None):
         import pyarrow.parquet as pq
         pf = pq.ParquetFile(f)
         groups = None if part.count == 1 else list(range(part.start, part.end))
         first = sum(pf.metadata.row_group(g).num_rows for g in range(part.start)) if groups else 0
         batches = pf.iter_batches(batch_size=256, row_groups=groups)
         yield from readers.parse_parquet(batches, part.path, part.origin, first, counter,
-                                         mapping)
+                                         mapping, self.limit)
 
 
 class ReadArticles(beam.PTransform):

@@ -38,6 +38,7 @@ KNOWN_TYPES = tuple(sorted(set(_EXTENSIONS.values())))
 Parsed = Union[Article, dict]  # an Article, or a rejected row
 
 
+
 def strip_compression(name: str) -> str:
     for ext in COMPRESSIONS:
         if name.lower().endswith(ext):
@@ -243,7 +244,12 @@ def parse_csv(stream: io.TextIOBase, path: str, origin: str,
 
 def parse_parquet(batches, path: str, origin: str, first_row: int = 0,
                   counter: Optional[collections.Counter] = None,
-                  mapping: Optional[InputSpec] = None) -> Iterator[Parsed]:
+                  mapping: Optional[InputSpec] = None,
+                  limit: Optional[int] = None) -> Iterator[Parsed]:
+    """Rows of Parquet/Arrow record batches; a row holding more than `limit` bytes is
+    rejected `record_too_large`, as its JSON line would be."""
+    from transforms.ingestion.limits import row_sizes
+    from transforms.ingestion.streams import too_large_detail
     row = first_row
     for batch in batches:
         if row == first_row and mapping and mapping.columns:   # the schema's columns
@@ -251,9 +257,20 @@ def parse_parquet(batches, path: str, origin: str, first_row: int = 0,
             if problem:
                 yield rejected_row(STAGE, "unknown_column", source_file=path, detail=problem)
                 return
-        for record in batch.to_pylist():
+        sizes = row_sizes(batch) if limit else [0] * batch.num_rows
+        big = [n > limit for n in sizes] if limit else [False] * batch.num_rows
+        if any(big):
+            import pyarrow as pa
+            batch = batch.filter(pa.array([not b for b in big]))
+        records = iter(batch.to_pylist())
+        for size, too_big in zip(sizes, big):
             row += 1
-            yield article_from_mapped(record, path, origin, f"row {row}", counter, mapping)
+            if too_big:
+                yield rejected_row(STAGE, "record_too_large", source_file=path,
+                                   detail=too_large_detail(f"row {row}", size, limit))
+                continue
+            yield article_from_mapped(next(records), path, origin, f"row {row}", counter,
+                                      mapping)
 
 
 # -- per-input settings: column names, publisher (specs.py) ---------------------------------

@@ -15,7 +15,9 @@ On the command line an input may carry them after `::`, and in a `build --config
 column wins; with neither, curation infers it from the URL or the text); `origin`: the
 corpus partition (as `--origin`); a field name (`id`, `text`, `summary`, `title`, `url`,
 `date`) = the column that holds it. `summary` is the highlights: a list of strings, or one
-string with one highlight a line (as Hugging Face's `cnn_dailymail` holds them).
+string with one highlight a line (as Hugging Face's `cnn_dailymail` holds them). A setting
+given twice, two fields on one column, or a field on the column another field reads by
+default (`summary=url`: URLs released as highlights) is refused with one line.
 """
 import re
 from typing import NamedTuple, Optional
@@ -63,9 +65,36 @@ def make_spec(pattern: str, origin: str = "", source: str = "", columns=None,
     for key, column in columns.items():
         if not isinstance(column, str) or not column.strip():
             raise SpecError(f"{where}: column for {key!r} must be a non-empty name")
-        mapped[_field(key, where)] = column.strip()
+        field = _field(key, where)
+        if field in mapped:
+            raise SpecError(f"{where}: the {field} column is given twice ({key}=...); give "
+                            "each field once")
+        mapped[field] = column.strip()
+    check_columns_distinct(mapped, where)
+    for name, value in (("origin", origin), ("source", source)):
+        if value is not None and not isinstance(value, str):
+            raise SpecError(f"{where}: {name} must be a string, got {value!r}")
     origin = "" if origin == "auto" else origin
     return InputSpec(pattern, origin or "", source or "", tuple(sorted(mapped.items())))
+
+
+def check_columns_distinct(mapped: dict, where: str) -> None:
+    """One column feeds one field: two fields mapped to one column, or a field mapped to
+    the column another field reads by default (`summary=url` would release each URL as a
+    highlight), are refused with SpecError."""
+    by_column = {}
+    for field, column in sorted(mapped.items()):
+        if column in by_column:
+            raise SpecError(f"{where}: column {column!r} is mapped to both {by_column[column]} "
+                            f"and {field}; one column feeds one field")
+        by_column[column] = field
+    for field, column in sorted(mapped.items()):
+        for other, defaults in DEFAULT_COLUMNS.items():
+            if other != field and other not in mapped and column in defaults:
+                raise SpecError(f"{where}: {field}={column} maps the {field} to the column "
+                                f"the {other} is read from, so {column!r} would be read as "
+                                f"both; map the {other} to another column too (e.g. "
+                                f"{other}=...), or the {field} to its own column")
 
 
 def parse_input(text: str, origin: str = "") -> InputSpec:
@@ -74,11 +103,15 @@ def parse_input(text: str, origin: str = "") -> InputSpec:
     if not sep or not _OPTIONS.match(tail.strip()):
         return make_spec(text, origin)     # a plain path (fsspec's own `::` chains too)
     where = f"--input {text}"
-    values, columns = {"origin": origin}, {}
+    values, columns, seen = {"origin": origin}, {}, set()
     for item in tail.split(","):
         key, eq, value = (s.strip() for s in item.partition("="))
         if not eq or not value:
             raise SpecError(f"{where}: expected key=value, got {item.strip()!r}")
+        name = ALIASES.get(key, key)
+        if name in seen:
+            raise SpecError(f"{where}: {name} is given twice; give each setting once")
+        seen.add(name)
         if key in ("source", "origin"):
             values[key] = value
         elif ALIASES.get(key, key) in FIELDS:
@@ -104,6 +137,26 @@ def from_toml(item, where: str, origin: str = "") -> InputSpec:
         raise SpecError(f"{where}: columns must be a table, e.g. {{ text = \"story\" }}")
     return make_spec(item["path"], item.get("origin") or origin, item.get("source") or "",
                      item.get("columns"), f"{where} [[input]] {item['path']}")
+
+
+def check_top_level(toml: dict, where: str) -> None:
+    """A `build --config` file's top-level `input`, `origin`, `output` and `results` have
+    the types they need (`input = 5` is no path), or SpecError naming the key."""
+    for key in ("input", "origin"):
+        value = toml.get(key)
+        if value is None or isinstance(value, str):
+            continue
+        if not isinstance(value, list):
+            raise SpecError(f"{where}: {key} must be a string or a list, got {value!r}")
+        allowed = (str, dict) if key == "input" else (str,)
+        bad = [v for v in value if not isinstance(v, allowed)]
+        if bad:
+            what = "a path or an [[input]] table" if key == "input" else "a string"
+            raise SpecError(f"{where}: each {key} must be {what}, got {bad[0]!r}")
+    for key in ("output", "results"):
+        value = toml.get(key)
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise SpecError(f"{where}: {key} must be a path (a non-empty string), got {value!r}")
 
 
 def as_spec(item) -> InputSpec:

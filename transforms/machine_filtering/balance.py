@@ -1,14 +1,22 @@
-"""The drop sampler of the adversarial filter: dropping every query the adversary answers
-would leave a new shortcut (a reader that learned "the most frequent entity" answers
-those queries, so the kept ones rarely have it as their answer: 19% against 37% of the
-candidates on the real corpus). The sampler keeps the share of answers that are the
-passage's most frequent entity (`models.hardness.stratum`) at the candidates' share,
-clamped into [min_share, max_share], by keeping back the fewest answered queries of the
-stratum the plain filter starves (and, only where all of those are not enough, dropping
-unanswered queries of the other stratum).
+"""The drop sampler of the adversarial filter: dropping every query an adversary answers
+can leave a new shortcut (the lexical reader answers the queries whose answer is the
+passage's most frequent entity, so the kept ones rarely have it: 21% against 37% of the
+candidates on the real corpus). The sampler holds the share of answers that are the
+passage's most frequent entity (`models.hardness.stratum`) in [min_share, max_share]:
 
-Which queries are kept back (or dropped) is deterministic, seeded by query id: in each
-stratum, those of the smallest `stable_hash(id, salt)`. Beam: one small combine gathers
+- `drop` (the default): only drops. Where the kept share is outside the window, it drops
+  the fewest unanswered queries of the over-represented stratum that bring it back to the
+  window's nearest bound; a query the adversary answered is never kept.
+- `readmit` (asked for by name only): the share is brought to the candidates' share,
+  clamped into the window, by keeping back the fewest answered queries of the stratum the
+  plain filter starves (and only where all of those are not enough, dropping unanswered
+  queries of the other stratum). The released data then holds queries the adversary
+  answered (counted as `readmitted`).
+- `none`: the plain filter.
+
+Which queries are kept back (or dropped) is deterministic: in each stratum, those of the
+smallest `stable_hash(id, salt)` bucket; with AFLite's predictability on the rows, the
+unanswered queries dropped are the most predictable ones (`drop_bucket`). Beam: one small combine gathers
 per-stratum counts and histograms of the queries' hash buckets (at most 2 x strata x
 BUCKETS entries, whatever the corpus size); `plan` turns it into a bucket
 threshold per stratum, a side input of Decide.
@@ -27,6 +35,20 @@ STRATA = (MOST_FREQUENT, OTHER)
 
 def bucket_of(query_id: str, salt: str) -> int:
     return stable_hash(query_id, salt=salt) % BUCKETS
+
+
+LEVELS, HASH_BINS = 1000, 64       # (LEVELS + 1) x HASH_BINS <= BUCKETS
+
+
+def drop_bucket(row: dict, salt: str) -> int:
+    """The order in which unanswered queries are dropped: with AFLite's predictability on
+    the row (`aflite`, `kfold+aflite`), the most predictable first (the queries its heads
+    came closest to answering), ties by query-id hash bins; without it, by hash alone."""
+    if "aflite_predictability" not in row:
+        return bucket_of(row["id"], salt)
+    p = row["aflite_predictability"]
+    level = 0 if p is None else min(LEVELS, int(math.floor(p * LEVELS + 1e-9)))
+    return (LEVELS - level) * HASH_BINS + stable_hash(row["id"], salt=salt) % HASH_BINS
 
 
 def readmissions(tally: dict, min_share: float, max_share: float) -> dict:
@@ -76,10 +98,31 @@ def thresholds(histogram: dict, wanted: dict) -> dict:
     return out
 
 
-def plan(acc: dict, min_share: float, max_share: float) -> dict:
+def balance_drops(tally: dict, min_share: float, max_share: float) -> dict:
+    """{"readmit": none, "drop": {stratum: unanswered queries dropped}}: the fewest drops
+    that bring the kept most-frequent share into [min_share, max_share] (to its nearest
+    bound); nothing when it is inside, or when the stratum it lacks has no kept query
+    (dropping could not restore it)."""
+    k = {s: tally.get(s, {}).get("candidates", 0) - tally.get(s, {}).get("answered", 0)
+         for s in STRATA}
+    out = {"readmit": dict.fromkeys(STRATA, 0), "drop": dict.fromkeys(STRATA, 0)}
+    if not k[MOST_FREQUENT] or not k[OTHER]:
+        return out
+    share = k[MOST_FREQUENT] / (k[MOST_FREQUENT] + k[OTHER])
+    if share < min_share:           # too few most-frequent answers: drop others
+        out["drop"][OTHER] = k[OTHER] - math.floor(k[MOST_FREQUENT] * (1 - min_share)
+                                                   / min_share + 1e-9)
+    elif share > max_share:         # too many: drop most-frequent ones
+        out["drop"][MOST_FREQUENT] = k[MOST_FREQUENT] - math.floor(
+            k[OTHER] * max_share / (1 - max_share) + 1e-9) if max_share < 1 else 0
+    return out
+
+
+def plan(acc: dict, min_share: float, max_share: float, mode: str = "drop") -> dict:
     """The sampler's plan from BalanceTally's output: counts, how many to keep back or
-    drop per stratum, and the bucket thresholds that pick them."""
-    n = readmissions(acc["tally"], min_share, max_share)
+    drop per stratum, and the bucket thresholds that pick them (`mode`: drop, readmit)."""
+    n = (readmissions if mode == "readmit" else balance_drops)(acc["tally"], min_share,
+                                                                max_share)
     return {"tally": acc["tally"], "readmit": n["readmit"], "drop": n["drop"],
             "threshold": thresholds(acc["histogram"], n["readmit"]),
             "drop_threshold": thresholds(acc.get("unanswered", {}), n["drop"])}
@@ -92,7 +135,7 @@ def keeps_back(row: dict, strat: str, the_plan: dict, salt: str) -> bool:
 
 def drops(row: dict, strat: str, the_plan: dict, salt: str) -> bool:
     """Whether an unanswered query is dropped to restore the share."""
-    return bucket_of(row["id"], salt) <= the_plan.get("drop_threshold", {}).get(strat, -1)
+    return drop_bucket(row, salt) <= the_plan.get("drop_threshold", {}).get(strat, -1)
 
 
 class BalanceTally(beam.CombineFn):
@@ -106,13 +149,14 @@ class BalanceTally(beam.CombineFn):
         return {"tally": {}, "histogram": {}, "unanswered": {}}
 
     def add_input(self, acc, item):
-        strat, answered, query_id = item
+        strat, answered, query_id = item[:3]
         t = acc["tally"].setdefault(strat, {"candidates": 0, "answered": 0})
         t["candidates"] += 1
         t["answered"] += bool(answered)
         h = acc["histogram" if answered else "unanswered"].setdefault(
             strat, collections.Counter())
-        h[bucket_of(query_id, self.salt)] += 1
+        # answered: the hash bucket (readmit keeps back by it); unanswered: the drop order
+        h[item[3] if len(item) > 3 and not answered else bucket_of(query_id, self.salt)] += 1
         return acc
 
     def merge_accumulators(self, accs):
@@ -142,8 +186,8 @@ def row_stratum(row: dict):
 
 
 class BalancePlan(beam.PTransform):
-    """Scored rows -> the sampler's plan (one dict) for Decide; with `enabled` False the
-    plan keeps nothing back (the plain filter)."""
+    """Scored rows -> the sampler's plan (one dict) for Decide; with `balance` none the
+    plan keeps nothing back and drops nothing (the plain filter)."""
 
     def __init__(self, settings):
         super().__init__()
@@ -154,12 +198,13 @@ class BalancePlan(beam.PTransform):
 
         def item(row):
             strat = row_stratum(row)
-            return [] if strat is None else [(strat, bool(row["adversary_correct"]), row["id"])]
+            return [] if strat is None else [(strat, bool(row["adversary_correct"]), row["id"],
+                                              drop_bucket(row, s.balance_salt))]
         return (scored
                 | "Stratum" >> beam.FlatMap(item)
                 | "Tally" >> beam.CombineGlobally(BalanceTally(s.balance_salt))
                 | "Plan" >> beam.Map(lambda acc: plan(
-                    acc, s.most_frequent_share_min, s.most_frequent_share_max)
-                    if s.balance == "most_frequent" else
+                    acc, s.most_frequent_share_min, s.most_frequent_share_max, s.balance)
+                    if s.balance in ("drop", "readmit") else
                     {"tally": acc["tally"], "readmit": {}, "drop": {}, "threshold": {},
                      "drop_threshold": {}}))

@@ -1,5 +1,6 @@
-"""Decide: a scored candidate is kept when its fold's reader got it wrong (paper 3.3), or
-when the drop sampler keeps it back (`balance.py`)."""
+"""Decide: a scored candidate is kept when no adversary answered it (its fold's reader got
+it wrong and AFLite did not remove it; paper 3.3) and the drop sampler does not drop it,
+or, with `balance` readmit only, when the sampler keeps it back (`balance.py`)."""
 from transforms.core.accounting import Count, StepFn, reject
 
 
@@ -17,7 +18,8 @@ class Decide(StepFn):
         yield Count("adversary", f"fold{fold}.in", 1)
         correct = row.get("adversary_correct")
         strat = row_stratum(row)
-        if fold in self.untrained and correct is not None:
+        by = row.get("answered_by", "kfold" if correct else None)
+        if fold in self.untrained and correct is not None and by == "kfold":
             # a reader that never trained (too few articles for its fold) answers by chance:
             # what it "answers" proves nothing about the query, so nothing is dropped for it
             yield Count("adversary", f"fold{fold}.untrained_kept", 1)
@@ -41,16 +43,31 @@ class Decide(StepFn):
                          record_id=row.get("id"), detail="see errors/ for the reason")
         elif correct:
             yield Count("adversary", f"fold{fold}.dropped", 1)
+            yield Count("adversary", f"answered_by.{by}", 1)
             yield reject("adversary", "answered_by_adversary", article_id=row.get("article_id"),
-                         record_id=row.get("id"),
-                         detail=f"fold {fold} reader answered {row.get('adversary_prediction')!r}")
+                         record_id=row.get("id"), detail=answered_detail(row, by))
         else:
             yield Count("adversary", f"fold{fold}.kept", 1)
             yield row
 
 
-def meta(metas: list, paths) -> dict:
-    return {"job": "adversarial_filter", "model": metas[0]["model"], "folds": len(metas),
+def answered_detail(row: dict, by: str) -> str:
+    """Who answered the query: the fold reader (its prediction), AFLite (the iteration and
+    the predictability it was removed at), or both."""
+    parts = []
+    if "kfold" in by:
+        parts.append(f"fold {row.get('fold')} reader answered {row.get('adversary_prediction')!r}")
+    if "aflite" in by:
+        parts.append(f"AFLite removed it in iteration {row.get('aflite_removed_in')} "
+                     f"(predictability {row.get('aflite_predictability') or 0:.2f})")
+    return "; ".join(parts)
+
+
+def meta(metas: list, paths, settings=None) -> dict:
+    return {"job": "adversarial_filter",
+            "adversary": getattr(settings, "adversary_kind", "kfold"),
+            "balance": getattr(settings, "balance", None),
+            "model": metas[0]["model"] if metas else None, "folds": len(metas),
             "candidates": paths.candidates}
 
 

@@ -1,10 +1,13 @@
-"""The adversarial_filter stage: every candidate scored by the reader of its own fold; the
-queries it answers are dropped (paper section 3.3).
+"""The adversarial_filter stage: every candidate scored by the reader of its own fold
+and/or by AFLite (`adversary_kind`: kfold, aflite, kfold+aflite, the default); the
+queries an adversary answers are dropped and never kept (paper section 3.3; the drop
+sampler after it only drops, unless `balance` readmit is asked for).
 
 Writes DIR/filtered/{scored,kept,errors,rejected}/ and stats/adversarial_filter.json; the
-funnel has one step, `adversary` (in: candidates, out: kept; rejected: answered by the
-adversary, or failed to score), with `max_group` (the largest RunInference batch) and
-`max_rows_in_memory`.
+funnel has two steps: `adversary` (in: candidates, out: the queries it leaves; rejected:
+answered by the adversary, or failed to score), with `max_group` (the largest
+RunInference batch) and `max_rows_in_memory`; then `release` (in: the adversary's out,
+out: kept; rejected: the release rules of `release_rules.py`, by reason).
 
 Failure policy (nothing is dropped silently): every fold model is loaded before the
 pipeline starts, and one that does not load fails the stage with one line, before
@@ -25,7 +28,7 @@ log = logging.getLogger("adversarial_filter")
 NAME = "adversarial_filter"
 OUTPUTS = ("scored", "kept", "errors", "rejected", "stats")
 STATS_FILE = "stats/adversarial_filter.json"
-STEPS = (Step("adversary", "query"),)
+STEPS = (Step("adversary", "query"), Step("release", "query"))
 
 
 def handler_device(device: str, hints: dict) -> str:
@@ -43,19 +46,19 @@ def graph(p, config: FilterConfig, metas: list, device: str, hints=None, check_f
     from transforms.core.schema import REJECTED_SCHEMA, ROW_GROUP, SCORED_SCHEMA
     from transforms.machine_filtering.balance import BalancePlan
     from transforms.machine_filtering.decide import Decide, meta
-    from transforms.machine_filtering.scoring import (ERROR_SCHEMA, ScoreWithAdversary,
-                                                      assign_fold)
+    from transforms.machine_filtering.release import release_step
+    from transforms.machine_filtering.scoring import ERROR_SCHEMA, assign_fold
     paths, k = config.paths, len(metas)
-    rows = (p
-            | "ReadCandidates" >> beam.io.ReadFromParquet(parquet_pattern(paths.candidates),
+    rows = p | "ReadCandidates" >> beam.io.ReadFromParquet(parquet_pattern(paths.candidates),
                                                           validate=check_files)
-            | "AssignFold" >> beam.Map(assign_fold, k))
-    scored, errors, batch_counts = rows | "AdversarialFilter" >> ScoreWithAdversary(
-        paths.adversary, config.settings, metas, device, hints)
+    if k:      # the fold of the k-fold readers; without them, the generate job's column
+        rows = rows | "AssignFold" >> beam.Map(assign_fold, k)
+    scored, errors, batch_counts = adversaries(rows, config, metas, device, hints)
     plan = scored | "BalancePlan" >> BalancePlan(config.settings)
     untrained = untrained_folds(metas)
     decided = accounted(scored, "Decide", Decide(config.settings.balance_salt, untrained),
                         beam.pvalue.AsSingleton(plan))
+    released = release_step(decided.main, config.settings.release)
 
     def write(pcoll, name, schema):
         pcoll | f"Write{name.capitalize()}" >> beam.io.WriteToParquet(
@@ -63,28 +66,68 @@ def graph(p, config: FilterConfig, metas: list, device: str, hints=None, check_f
             **ROW_GROUP)
 
     write(scored, "scored", SCORED_SCHEMA)
-    write(decided.main, "kept", SCORED_SCHEMA)
+    write(released.main, "kept", SCORED_SCHEMA)
     write(errors, "errors", ERROR_SCHEMA)
-    write(decided[REJECTED], "rejected", REJECTED_SCHEMA)
-    (decided[COUNTS], batch_counts) | "AllCounts" >> beam.Flatten() | "Funnel" >> WriteFunnel(
-        io_utils.join(paths.output, STATS_FILE), STEPS, meta(metas, paths), summarise,
-        first_in=first_in)
+    write((decided[REJECTED], released[REJECTED]) | "AllRejected" >> beam.Flatten(),
+          "rejected", REJECTED_SCHEMA)
+    ((decided[COUNTS], released[COUNTS], batch_counts) | "AllCounts" >> beam.Flatten()
+     | "Funnel" >> WriteFunnel(
+        io_utils.join(paths.output, STATS_FILE), STEPS, meta(metas, paths, config.settings), summarise,
+        first_in=first_in))
     return scored, errors
 
 
+def adversaries(rows, config: FilterConfig, metas: list, device: str, hints=None):
+    """(scored rows, error rows, counts): the k-fold readers' verdicts (RunInference),
+    AFLite's, or both merged (`adversary` setting: a query is answered when either
+    answers it)."""
+    import apache_beam as beam
+    from transforms.machine_filtering.scoring import (ScoreWithAdversary, error_row,
+                                                      unscored_row)
+    s, parts_errors, parts_counts = config.settings, [], []
+    scored = rows
+    if s.uses_kfold():
+        scored, errors, counts = rows | "AdversarialFilter" >> ScoreWithAdversary(
+            config.paths.adversary, s, metas, device, hints)
+        parts_errors.append(errors)
+        parts_counts.append(counts)
+    if s.uses_aflite():
+        from transforms.machine_filtering.aflite import AfliteVerdicts
+        verdicts, failures, counts = scored | "AFLite" >> AfliteVerdicts(s.aflite())
+        unscored = failures | "AfliteUnscored" >> beam.Map(unscored_row)
+        scored = (verdicts, unscored) | "AfliteScored" >> beam.Flatten()
+        parts_errors.append(failures | "AfliteErrorRows" >> beam.Map(error_row))
+        parts_counts.append(counts)
+    return (scored, tuple(parts_errors) | "AllErrors" >> beam.Flatten(),
+            tuple(parts_counts) | "AdversaryCounts" >> beam.Flatten())
+
+
 def summarise(accounts) -> dict:
+    """`kept`: the queries in kept/ (the release step's out); `adversary_kept`: those the
+    adversary left; `release`: what the release rules dropped, by reason."""
     a = accounts["adversary"]
+    r = accounts.get("release") or {"out": a["out"], "rejected": 0, "reasons": {}}
     balance = a["reasons"].get("dropped_for_balance", 0)
     dropped = a["reasons"].get("answered_by_adversary", 0) + balance
     errors = a["reasons"].get("scoring_error", 0)
     scored = a["out"] + dropped
-    return {"in": a["in"], "scored": scored, "kept": a["out"], "dropped": dropped,
-            "errors": errors, "drop_share": dropped / scored if scored else None,
-            "readmitted": sum(v for k, v in a.items() if k.startswith("readmitted.")),
+    readmitted = sum(v for k, v in a.items() if k.startswith("readmitted."))
+    answered = a["reasons"].get("answered_by_adversary", 0) + readmitted
+    return {"in": a["in"], "scored": scored, "dropped": dropped,
+            "release_rejected": r["rejected"], "kept": r["out"], "errors": errors,
+            "drop_share": dropped / scored if scored else None, "adversary_kept": a["out"],
+            "release": {"rejected": r["rejected"], "reasons": r["reasons"]},
+            "answered": answered, "answered_share": answered / scored if scored else None,
+            "readmitted": readmitted, "kept_answered": readmitted,
             "dropped_for_balance": balance,
+            "balance_drop_share": balance / scored if scored else None,
             "most_frequent_share": shares(a),
             "max_rows_in_memory": a.get("max_rows_in_memory", 0),
             "max_group": {"batch": a.get("max_group", 0)}}
+
+
+def release_reasons(summary: dict) -> str:
+    return ", ".join(f"{k} {v}" for k, v in summary["release"]["reasons"].items()) or "none"
 
 
 def shares(account: dict) -> dict:
@@ -143,23 +186,25 @@ def run(config: FilterConfig, runtime: Runtime = Runtime()) -> dict:
     if problems:
         raise InputError("adversarial_filter: " + "; ".join(problems))
     upstream = manifest.check(paths.candidates, "candidates")
-    metas = load_metas(paths.adversary)
+    metas = load_metas(paths.adversary) if s.uses_kfold() else []
     check_models(paths.adversary, metas)
     hints = runtime.hints()
     device = handler_device(s.device, hints)
-    log.info("adversarial_filter: %d-fold %s adversary on %s (%s) -> %s", len(metas),
-             metas[0]["model"], paths.candidates, device, paths.output)
+    log.info("adversarial_filter: %s adversary (%s) on %s (%s) -> %s", s.adversary_kind,
+             f"{len(metas)}-fold {metas[0]['model']}" if metas else "no fold readers",
+             paths.candidates, device, paths.output)
     display = Display(NAME, ("adversary", "queries", upstream["rows"]),
-                      {"adversary": "kept"})
+                      {"adversary": "left by the adversary", "release": "kept"})
     seconds = run_pipeline(NAME, lambda p: graph(p, config, metas, device, hints,
                                                  first_in=upstream["rows"]),
                            runtime, display=display)
     stats = io_utils.read_json(io_utils.join(paths.output, STATS_FILE))
     t = stats["summary"]
-    log.info("adversarial_filter: done in %.1f s; %d in, %d scored, %d kept, %d dropped "
-             "(%.1f%%), %d errors; batches of at most %d queries", seconds, t["in"],
-             t["scored"], t["kept"], t["dropped"], 100 * (t["drop_share"] or 0), t["errors"],
-             t["max_group"]["batch"])
+    log.info("adversarial_filter: done in %.1f s; %d in, %d scored, %d dropped by the "
+             "adversary (%.1f%%), %d errors; release rules dropped %d of %d (%s); %d kept; "
+             "batches of at most %d queries", seconds, t["in"], t["scored"], t["dropped"],
+             100 * (t["drop_share"] or 0), t["errors"], t["release"]["rejected"],
+             t["adversary_kept"], release_reasons(t), t["kept"], t["max_group"]["batch"])
     if stats["gaps"]:
         raise StageFailed("adversarial_filter: " + "; ".join(stats["gaps"]))
     share = t["errors"] / t["in"] if t["in"] else 0.0

@@ -1,0 +1,35 @@
+"""The `release` step of the adversarial_filter stage: the queries the adversary kept,
+grouped by passage, through the release rules (`release_rules.py`); rejected
+rows carry the rule's reason and detail, and are counted by reason in the funnel
+(`release.in` is `adversary.out`)."""
+import apache_beam as beam
+
+from transforms.core.accounting import Count, StepFn, accounted, reject
+from transforms.machine_filtering.release_rules import STAGE, ReleaseConfig, release_passage
+
+
+class ReleaseRules(StepFn):
+    """(passage id, its kept queries) -> released queries; the others rejected."""
+    step = STAGE
+
+    def __init__(self, config: ReleaseConfig):
+        self.config = config
+
+    def units(self, element) -> int:
+        return sum(1 for _ in element[1])
+
+    def apply(self, element):
+        released, rejected = release_passage(element[1], self.config)
+        yield Count(STAGE, "passages", 1)
+        for row, why in rejected:
+            yield reject(STAGE, why.reason, article_id=row.get("article_id"),
+                         record_id=row.get("id"), detail=why.detail)
+        yield from released
+
+
+def release_step(kept, config: ReleaseConfig):
+    """Accounted result (main, rejected, counts) of the release rules over `kept`."""
+    grouped = (kept
+               | "ReleaseKeyByPassage" >> beam.Map(lambda r: (r["passage_id"], r))
+               | "ReleaseGroupByPassage" >> beam.GroupByKey())
+    return accounted(grouped, "ReleaseRules", ReleaseRules(config))

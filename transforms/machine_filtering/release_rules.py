@@ -1,0 +1,158 @@
+"""Release rules: no trivial item in a release (issue 32). Applied in the
+adversarial_filter stage after the adversary's verdict (`Decide`), so `generate`'s
+candidates stay ReCoRD's recipe; one named rule per condition, in a table (the
+transforms/core/rules.py convention: check(row, context, config)), then one query per
+source sentence. Order, and why:
+
+1. `answer_in_query`: an answer alias (a mention text of the answer set, title-stripped,
+   a person's surname or given name) is written elsewhere in the query: the query gives
+   its own answer away. First: the surest giveaway, and a query both rules reject is
+   counted under the plainer reason.
+2. `only_compatible_entity`: a word of the query fixes the answer's type ("Mr
+   @placeholder": a person; "the @placeholder club"; "the city of @placeholder";
+   `quality/cues.py`) and the answer is the only passage entity (alias cluster) of that
+   type: no reading needed.
+3. `sibling_query`: of the queries one sentence gave (query id `<passage>-<sentence>-
+   <mention>`, or the same sentence written twice in the article) that pass 1 and 2, at
+   most `max_queries_per_sentence` are released: in each, another sibling's answer is
+   written, so a reader who sees both gets it free. Last,
+   so that it chooses among queries that will be released. The hardest are kept: fewest
+   item flags (only entity of its label, copied context, incomplete answers), then most
+   passage entities of the answer's label (distractors), then a salted stable hash of the
+   id: deterministic whatever the order rows arrive in.
+"""
+import re
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from transforms.core.config import setting
+from transforms.core.hashing import stable_hash
+from transforms.core.rules import Reject, Rule, first_rejection
+from transforms.quality import flags
+from transforms.quality.aliases import alias_in_query, cluster_labels, plain
+from transforms.quality.cues import query_cue
+
+STAGE = "release"
+SIBLING = "sibling_query"
+_QUERY_ID = re.compile(r"^(?P<sentence>.+-\d{3})-\d{2}$")
+
+
+@dataclass(frozen=True)
+class ReleaseConfig:
+    answer_in_query: bool = setting(
+        True, "release rule: reject a query whose answer (a mention text, title-stripped, a "
+              "person's surname or given name) is written elsewhere in it",
+        flag="reject_answer_in_query")
+    only_compatible_entity: bool = setting(
+        True, "release rule: reject a query whose words fix the answer's type (Mr, the club, "
+              "the city of ...) when the answer is the only passage entity of that type",
+        flag="reject_only_compatible_entity")
+    max_queries_per_sentence: int = setting(
+        1, "release rule: queries released per source sentence, the hardest first (0: no "
+           "limit; ReCoRD released 1.4-1.5 queries per passage)")
+    sibling_salt: str = setting("release", "release rule: salt of the id hash that breaks "
+                                           "ties between sibling queries")
+
+    def problems(self) -> list:
+        if self.max_queries_per_sentence < 0:
+            return [f"max_queries_per_sentence must be at least 0, got "
+                    f"{self.max_queries_per_sentence}"]
+        return []
+
+
+class Context(NamedTuple):
+    """Nothing beyond the row: the rules read its passage, entities, query and answers."""
+
+
+def answer_not_in_query(row: dict, config: ReleaseConfig):
+    if not config.answer_in_query:
+        return True
+    hit = alias_in_query(row)
+    return True if hit is None else (False, f"{hit[1]} {hit[0]!r} is written in the query")
+
+
+def not_only_compatible_entity(row: dict, config: ReleaseConfig):
+    if not config.only_compatible_entity:
+        return True
+    cue = query_cue(row.get("query") or "")
+    if cue is None:
+        return True
+    labels = cluster_labels(row)
+    answer = labels.get("@answer")
+    if answer not in cue.labels:
+        return True              # the cue points elsewhere (or NER disagrees): no verdict
+    compatible = [k for k, label in labels.items() if label in cue.labels]
+    if len(compatible) > 1:
+        return True
+    words = cue.pattern.search(plain(row["query"])).group(0)
+    return False, (f"cue {cue.name} {words!r} -> {'/'.join(sorted(cue.labels))}; the answer "
+                   f"({answer}) is the only such entity of {len(labels)} in the passage")
+
+
+RELEASE_RULES = (
+    Rule("answer_in_query", "answer_in_query", lambda r, ctx, c: answer_not_in_query(r, c)),
+    Rule("only_compatible_entity", "only_compatible_entity",
+         lambda r, ctx, c: not_only_compatible_entity(r, c)),
+)
+
+
+def check_row(row: dict, config: ReleaseConfig = ReleaseConfig()):
+    """None when the row passes rules 1 and 2, else the first Reject."""
+    return first_rejection(RELEASE_RULES, row, Context(), config)
+
+
+def sentence_key(query_id: str) -> str:
+    """'<passage_id>-<sentence>' of a generated query id; another id is its own key."""
+    m = _QUERY_ID.match(query_id or "")
+    return m.group("sentence") if m else query_id
+
+
+def hardness_order(row: dict, salt: str) -> tuple:
+    """Sort key of sibling queries, the hardest first (see the module docstring)."""
+    raised = sum(1 for f in ("only_entity_of_label", "copied_context", "incomplete_answers")
+                 if flags.ROW_FLAG_FNS[f](row))
+    return raised, -flags.distractors(row), stable_hash(row["id"], salt), row["id"]
+
+
+def sentence_groups(rows: list) -> list:
+    """The rows (of one passage) grouped by source sentence: one sentence index, or one
+    sentence written twice in the article (`flags.same_sentence`); each group in id order."""
+    parent = list(range(len(rows)))
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+    for i, a in enumerate(rows):
+        for j in range(i + 1, len(rows)):
+            b = rows[j]
+            if sentence_key(a["id"]) == sentence_key(b["id"]) or \
+                    flags.same_sentence(a["query"], b["query"]):
+                parent[find(j)] = find(i)
+    groups = {}
+    for i, row in enumerate(rows):
+        groups.setdefault(find(i), []).append(row)
+    return list(groups.values())
+
+
+def release_passage(rows, config: ReleaseConfig = ReleaseConfig()):
+    """The queries one passage kept -> (released rows, [(row, Reject)]), each list in id
+    order."""
+    rejected, passed = [], []
+    for row in sorted(rows, key=lambda r: r["id"]):
+        why = check_row(row, config)
+        (passed.append(row) if why is None else rejected.append((row, why)))
+    limit = config.max_queries_per_sentence
+    if not limit:
+        return passed, rejected
+    released = []
+    for group in sentence_groups(passed):
+        ranked = sorted(group, key=lambda r: hardness_order(r, config.sibling_salt))
+        released += ranked[:limit]
+        names = ", ".join(r["id"] for r in ranked[:limit])
+        for row in ranked[limit:]:
+            rejected.append((row, Reject(SIBLING, SIBLING,
+                                         f"its sentence gave {len(group)} queries that pass "
+                                         f"the rules; released: {names} (the hardest)")))
+    return sorted(released, key=lambda r: r["id"]), sorted(rejected, key=lambda x: x[0]["id"])
