@@ -1,179 +1,145 @@
-"""AFLite in Beam (`models/aflite.py`): the predictability filter, one unrolled step group
-per iteration, memory bounded by settings.
+"""AFLite in Beam (`models/aflite.py`): the queries featurized in parallel into a feature
+store, then every iteration in ONE step that streams the store (`models/aflite_stream.py`).
 
-    Featurize (errors out) | per iteration i:
-      Alive -> SampleKeys | Top.Smallest(train_queries) -> TrainHeads (one element: the
-      sample, at most train_queries featurized queries; the m heads trained at once)
-      Alive -> Score (side input: the heads; every query's predictability from the heads
-      that did not train on it) -> RemovalKeys | CombineGlobally(histogram) -> Plan
-      (side inputs: counts, the previous plan) -> Mark (queries with key <= threshold are
-      removed in iteration i)
+    rows -> Featurize (errors out) -> (id, row) ; (shard, (id, example)) -> GroupByShard
+         -> WriteShard (the store: DIR/filtered/_aflite/, removed when the stage ends)
+    Once -> AFLite (side input: the shard urls; sample, heads, scores, plan per iteration)
+         -> (id, verdict)
+    (id, row) + (id, verdict) -> JoinVerdicts (CoGroupByKey) -> the row with its verdict
 
-After an iteration whose plan says `stop`, later ones pass the queries through untouched
-(no heads are trained). Every iteration holds at most `train_queries` queries in one call
-(its sample, `max_rows_in_memory`), and a histogram of at most (LEVELS + 1) x HASH_BINS
-entries; nothing else gathers rows. Same input and settings, same verdicts, whatever the
-worker count: the sample, the partitions and the removal order come from query-id
-hashes; heads train on one thread on the sample in id order.
+Why one step: unrolled as one step group per iteration (sample, heads as a side input of
+the scoring, a histogram, the plan as a side input of the marking), 20 iterations made a
+graph Flink's batch optimizer never finished compiling: it walks every path from the
+sinks to the sources, and each iteration multiplied them (docs/usage.md, "Flink").
+The AFLite step holds at most `train_queries` + BATCH_ROWS featurized queries (reported
+as the `adversary` account's `max_rows_in_memory`), and four numbers per query; a
+WriteShard call holds one shard (about SHARD_ROWS queries). Same input and settings, same
+verdicts whatever the worker count or the shards: the sample, the partitions and the
+removal order come from query-id hashes, and the heads train on one thread on the sample
+in id order, as the in-memory reference `run_in_memory`.
 """
-import collections
 import logging
 
 import apache_beam as beam
-import numpy as np
 
 from models import aflite as A
+from models import aflite_stream as S
+from models.featurized import encode_example
+from transforms.core import io_utils
 from transforms.core.accounting import COUNTS, Count, StepFn, Uncounted
 
 log = logging.getLogger(__name__)
+STORE = "_aflite"          # under the stage's output folder, removed when the stage ends
+
+
+def store_folder(output: str) -> str:
+    return io_utils.join(output, STORE)
+
+
+def remove_store(output: str) -> None:
+    """The feature store of a run (or of a failed earlier one) in `output`, if any."""
+    import fsspec
+    fs, path = fsspec.core.url_to_fs(store_folder(output))
+    if fs.exists(path):
+        fs.rm(path, recursive=True)
 
 
 class FeaturizeFn(beam.DoFn):
-    """row -> {"row", "example", "removed_in", "p", "answers"}; a query no reader can
-    score goes to `errors` with its reason."""
-    ERRORS = "errors"
+    """row -> (id, row), and (shard, (id, encoded example)) to `store`; a query no reader
+    can score goes to `errors` with its reason."""
+    ERRORS, STORE = "errors", "store"
 
-    def process(self, row):
+    def process(self, row, shards):
         try:
             _, example = A.featurize(row)
         except ValueError as e:
             yield beam.pvalue.TaggedOutput(self.ERRORS, {"row": row, "error": str(e)[:2000]})
             return
-        yield {"row": row, "example": example, "removed_in": None, "p": None,
-               "prediction": None}
+        qid = row["id"]
+        yield beam.pvalue.TaggedOutput(
+            self.STORE, (S.shard_of(qid, shards), (qid, encode_example(example))))
+        yield qid, row
 
 
-class TrainHeadsFn(StepFn):
-    """The iteration's sample (a list) -> the heads, or None when filtering has stopped;
-    reports the sample's size as the `adversary` account's `max_rows_in_memory`."""
+class WriteShardFn(beam.DoFn):
+    """(shard, [(id, example)]) -> the shard's url, once written."""
+
+    def __init__(self, folder: str):
+        self.folder = folder
+
+    def process(self, item, shards):
+        index, items = item
+        url = io_utils.join(self.folder, S.shard_name(index, shards))
+        S.write_shard(url, list(items))
+        yield url
+
+
+class AfliteFn(StepFn):
+    """None -> (query id, verdict) of every query in the store's shards (side input),
+    every iteration run here; the counts on the `adversary` account."""
     step = "adversary"
 
-    def __init__(self, iteration: int, config: A.AfliteConfig):
-        self.iteration, self.config = iteration, config
+    def __init__(self, config: A.AfliteConfig):
+        self.config = config
 
     def units(self, element) -> int:
         return 0
 
-    def apply(self, sample, previous):
-        if previous.get("stop") or not sample:
-            yield Uncounted(None)
-            return
-        items = sorted(sample, key=lambda s: s["row"]["id"])
-        yield Count("adversary", "max_rows_in_memory", len(items))
-        masks = np.stack([A.head_draws(s["row"]["id"], self.iteration, self.config)
-                          for s in items])
-        heads = A.train_heads([s["example"] for s in items], masks, self.config,
-                              self.config.seed * 1000 + self.iteration)
-        heads["sample_max_key"] = max(A.sample_key(s["row"]["id"], self.iteration, self.config)
-                                      for s in items)
-        yield Uncounted(heads)
+    def apply(self, _, shards):
+        run = S.Streamed(sorted(shards), self.config)
+        plans = run.run(log=log.info)
+        for it, plan in enumerate(plans):
+            if plan.get("too_few_queries"):
+                yield Count(self.step, "aflite.too_few_queries", 1)
+            yield Count(self.step, f"aflite.iteration{it:02d}.removed", plan["removed"])
+            yield Count(self.step, f"aflite.iteration{it:02d}.eligible", plan["eligible"])
+        yield Count(self.step, "max_rows_in_memory", run.peak)
+        for verdict in run.verdicts():
+            yield Uncounted(verdict)
 
 
-def score(state: dict, heads, iteration: int, config: A.AfliteConfig) -> dict:
-    """The query's predictability under this iteration's heads, and its removal key (None
-    below tau). Without heads (filtering stopped) the state passes untouched."""
-    if heads is None:
-        return dict(state, key=None)
-    qid = state["row"]["id"]
-    in_sample = A.sample_key(qid, iteration, config) <= heads["sample_max_key"]
-    trained = (A.head_draws(qid, iteration, config) if in_sample
-               else np.zeros(config.heads, bool))
-    answers, picks = A.head_answers(heads, state["example"], with_picks=True)
-    p = A.predictability(answers, trained)
-    key = (A.removal_key(p, qid, iteration, config)
-           if p is not None and p >= config.tau else None)
-    return dict(state, p=p, key=key, prediction=A.majority_pick(picks, trained))
-
-
-class Histogram(beam.CombineFn):
-    """Removal keys -> {key: queries}."""
-
-    def create_accumulator(self):
-        return collections.Counter()
-
-    def add_input(self, acc, key):
-        acc[key] += 1
-        return acc
-
-    def merge_accumulators(self, accs):
-        out = collections.Counter()
-        for a in accs:
-            out.update(a)
-        return out
-
-    def extract_output(self, acc):
-        return dict(acc)
-
-
-def plan_of(hist: dict, alive: int, total: int, previous: dict, config) -> dict:
-    if previous.get("stop") or alive == 0:
-        return {"threshold": -1, "removed": 0, "eligible": 0, "stop": True, "skipped": True}
-    return A.removal_plan(hist, alive, total, config)
-
-
-def mark(state: dict, the_plan: dict, iteration: int) -> dict:
-    key = state.pop("key", None)
-    if key is not None and key <= the_plan["threshold"]:
-        return dict(state, removed_in=iteration)
-    return state
+def join_verdict(item):
+    """(id, {"row": [row], "verdict": [verdict]}) -> the AFLite state of the row; a row
+    without a verdict (never expected) fails to score with that reason."""
+    _, group = item
+    verdicts = list(group["verdict"])
+    for row in group["row"]:
+        if verdicts:
+            yield dict(verdicts[0], row=row)
+        else:
+            yield beam.pvalue.TaggedOutput(
+                FeaturizeFn.ERRORS, {"row": row, "error": "AFLite gave this query no verdict"})
 
 
 class Aflite(beam.PTransform):
-    """Candidate rows -> (states: {"row", "example", "removed_in", "p", "prediction"} of
-    every featurized query, errors: {"row", "error"}, counts on the `aflite` account)."""
+    """Candidate rows -> (states: {"row", "removed_in", "p", "prediction"} of every
+    featurized query, errors: {"row", "error"}, counts on the `adversary` account).
+    `store`: the folder of the feature store (see the module docstring)."""
 
-    def __init__(self, config: A.AfliteConfig):
+    def __init__(self, config: A.AfliteConfig, store: str):
         super().__init__()
-        self.config = config
+        self.config, self.store = config, store
 
     def expand(self, rows):
-        cfg = self.config
-        feats = rows | "Featurize" >> beam.ParDo(FeaturizeFn()).with_outputs(
-            FeaturizeFn.ERRORS, main="states")
-        states = feats.states
-        total = beam.pvalue.AsSingleton(states | "Total" >> beam.combiners.Count.Globally())
-        previous = beam.pvalue.AsSingleton(
-            rows.pipeline | "NoPlan" >> beam.Create([{"stop": False}]))
-        counts = []
-        for it in range(cfg.max_iterations):
-            name = f"Iteration{it:02d}"
-            parts = states | f"{name}Split" >> beam.Partition(
-                lambda s, n: 0 if s["removed_in"] is None else 1, 2)
-            alive, gone = parts[0], parts[1]
-            sample = (alive
-                      | f"{name}Sample" >> beam.combiners.Top.Smallest(
-                          cfg.train_queries, key=_sample_key(it, cfg)))
-            trained = sample | f"{name}Train" >> beam.ParDo(
-                TrainHeadsFn(it, cfg), previous).with_outputs(COUNTS, main="heads")
-            counts.append(trained[COUNTS])
-            heads = beam.pvalue.AsSingleton(trained.heads)
-            scored = alive | f"{name}Score" >> beam.Map(score, heads, it, cfg)
-            hist = (scored
-                    | f"{name}Keys" >> beam.FlatMap(
-                        lambda s: [] if s["key"] is None else [s["key"]])
-                    | f"{name}Histogram" >> beam.CombineGlobally(Histogram()))
-            n_alive = beam.pvalue.AsSingleton(
-                alive | f"{name}Alive" >> beam.combiners.Count.Globally())
-            plan = hist | f"{name}Plan" >> beam.Map(plan_of, n_alive, total, previous, cfg)
-            previous = beam.pvalue.AsSingleton(plan)
-            marked = scored | f"{name}Mark" >> beam.Map(mark, previous, it)
-            states = (marked, gone) | f"{name}Merge" >> beam.Flatten()
-            counts.append(plan | f"{name}Counts" >> beam.FlatMap(_plan_counts, it))
-        all_counts = counts | "AfliteCounts" >> beam.Flatten()
-        return states, feats[FeaturizeFn.ERRORS], all_counts
-
-
-def _sample_key(iteration, cfg):
-    return lambda s: A.sample_key(s["row"]["id"], iteration, cfg)
-
-
-def _plan_counts(the_plan: dict, iteration: int):
-    """The iteration's counts on the `adversary` account (a counts dict, as StepFns emit)."""
-    if the_plan.get("too_few_queries"):
-        yield {"adversary.aflite.too_few_queries": 1}
-    if the_plan["removed"] or not the_plan.get("skipped"):
-        yield {f"adversary.aflite.iteration{iteration:02d}.removed": the_plan["removed"],
-               f"adversary.aflite.iteration{iteration:02d}.eligible": the_plan["eligible"]}
+        shards = beam.pvalue.AsSingleton(
+            rows | "Count" >> beam.combiners.Count.Globally()
+            | "ShardCount" >> beam.Map(S.shard_count))
+        feats = rows | "Featurize" >> beam.ParDo(FeaturizeFn(), shards).with_outputs(
+            FeaturizeFn.ERRORS, FeaturizeFn.STORE, main="rows")
+        urls = (feats[FeaturizeFn.STORE]
+                | "GroupByShard" >> beam.GroupByKey()
+                | "WriteShard" >> beam.ParDo(WriteShardFn(self.store), shards))
+        verdicts = (rows.pipeline
+                    | "Once" >> beam.Create([None])
+                    | "AFLite" >> beam.ParDo(AfliteFn(self.config), beam.pvalue.AsList(urls))
+                    .with_outputs(COUNTS, main="verdicts"))
+        joined = ({"row": feats.rows, "verdict": verdicts.verdicts}
+                  | "ByQuery" >> beam.CoGroupByKey()
+                  | "JoinVerdicts" >> beam.FlatMap(join_verdict).with_outputs(
+                      FeaturizeFn.ERRORS, main="states"))
+        errors = ((feats[FeaturizeFn.ERRORS], joined[FeaturizeFn.ERRORS])
+                  | "Errors" >> beam.Flatten())
+        return joined.states, errors, verdicts[COUNTS]
 
 
 def verdict_row(state: dict) -> dict:
@@ -197,16 +163,17 @@ def verdict_row(state: dict) -> dict:
 class AfliteVerdicts(beam.PTransform):
     """Rows (scored by the k-fold readers, or not scored yet) -> (rows with the AFLite
     verdict merged in, failures {"row", "error"}, counts). Rows the k-fold readers failed
-    to score (adversary_correct None) pass through as they are."""
+    to score (adversary_correct None) pass through as they are. `store`: the folder of
+    the feature store (`store_folder(output)`; `remove_store(output)` when done)."""
 
-    def __init__(self, config: A.AfliteConfig):
+    def __init__(self, config: A.AfliteConfig, store: str):
         super().__init__()
-        self.config = config
+        self.config, self.store = config, store
 
     def expand(self, rows):
         parts = rows | "FailedElsewhere" >> beam.Partition(
             lambda r, n: 1 if "adversary_correct" in r and r["adversary_correct"] is None
             else 0, 2)
-        states, failures, counts = parts[0] | "Aflite" >> Aflite(self.config)
+        states, failures, counts = parts[0] | "Aflite" >> Aflite(self.config, self.store)
         verdicts = states | "Verdicts" >> beam.Map(verdict_row)
         return (verdicts, parts[1]) | "AllRows" >> beam.Flatten(), failures, counts

@@ -92,8 +92,9 @@ def adversaries(rows, config: FilterConfig, metas: list, device: str, hints=None
         parts_errors.append(errors)
         parts_counts.append(counts)
     if s.uses_aflite():
-        from transforms.machine_filtering.aflite import AfliteVerdicts
-        verdicts, failures, counts = scored | "AFLite" >> AfliteVerdicts(s.aflite())
+        from transforms.machine_filtering.aflite import AfliteVerdicts, store_folder
+        verdicts, failures, counts = scored | "AFLite" >> AfliteVerdicts(
+            s.aflite(), store_folder(config.paths.output))
         unscored = failures | "AfliteUnscored" >> beam.Map(unscored_row)
         scored = (verdicts, unscored) | "AfliteScored" >> beam.Flatten()
         parts_errors.append(failures | "AfliteErrorRows" >> beam.Map(error_row))
@@ -195,9 +196,14 @@ def run(config: FilterConfig, runtime: Runtime = Runtime()) -> dict:
              paths.candidates, device, paths.output)
     display = Display(NAME, ("adversary", "queries", upstream["rows"]),
                       {"adversary": "left by the adversary", "release": "kept"})
-    seconds = run_pipeline(NAME, lambda p: graph(p, config, metas, device, hints,
-                                                 first_in=upstream["rows"]),
-                           runtime, display=display)
+    from transforms.machine_filtering.aflite import remove_store
+    remove_store(paths.output)                # AFLite's feature store: never a previous run's
+    try:
+        seconds = run_pipeline(NAME, lambda p: graph(p, config, metas, device, hints,
+                                                     first_in=upstream["rows"]),
+                               runtime, display=display)
+    finally:
+        remove_store(paths.output)
     stats = io_utils.read_json(io_utils.join(paths.output, STATS_FILE))
     t = stats["summary"]
     log.info("adversarial_filter: done in %.1f s; %d in, %d scored, %d dropped by the "
