@@ -60,9 +60,9 @@ def write_shard(url: str, items) -> int:
     return len(items)
 
 
-def _batches(url: str, columns: list):
+def _batches(url: str, columns: list, rows: int):
     with fsspec.open(url, "rb") as f:
-        for batch in pq.ParquetFile(f).iter_batches(batch_size=BATCH_ROWS, columns=columns):
+        for batch in pq.ParquetFile(f).iter_batches(batch_size=rows, columns=columns):
             yield [batch.column(c).to_pylist() for c in columns]
 
 
@@ -82,11 +82,12 @@ class _Last(str):
 
 
 class Streamed:
-    """AFLite over the store's `shards` (urls): `run()` -> the plans of the iterations
-    run; then `verdicts()` -> (query id, {"removed_in", "p", "prediction"}) per query."""
+    """AFLite over the store's `shards` (urls), read `batch_rows` rows at a time: `run()`
+    -> the plans of the iterations run; then `verdicts()` -> (query id, {"removed_in",
+    "p", "prediction"}) per query. `peak`: the most featurized queries held at once."""
 
-    def __init__(self, shards: list, config: A.AfliteConfig):
-        self.shards, self.config = list(shards), config
+    def __init__(self, shards: list, config: A.AfliteConfig, batch_rows: int = BATCH_ROWS):
+        self.shards, self.config, self.batch_rows = list(shards), config, batch_rows
         sizes = [_rows(url) for url in self.shards]
         self.removed = [np.full(n, NONE, np.int32) for n in sizes]
         self.p = [np.full(n, np.nan) for n in sizes]
@@ -98,7 +99,7 @@ class Streamed:
         """(shard index, row offsets, columns...) of each batch of every shard."""
         for s, url in enumerate(self.shards):
             start = 0
-            for cols in _batches(url, columns):
+            for cols in _batches(url, columns, self.batch_rows):
                 n = len(cols[0])
                 yield (s, range(start, start + n), *cols)
                 start += n

@@ -6,6 +6,12 @@ import logging
 log = logging.getLogger("runners")
 #: Dataflow refuses job graphs over ~20 MB; a stage's graph must not grow with the data.
 GRAPH_LIMIT_BYTES = 20 * 1024 * 1024
+#: Flink's batch optimizer (the DataSet API, which Beam's portable Flink runner uses for
+#: batch jobs) walks every path from the sinks to the sources, without marking a node as
+#: seen (`UnionParallelismAndForwardEnforcer`): a graph whose paths multiply compiles for
+#: ever. AFLite unrolled per iteration had 4e19 (docs/usage.md, "Flink"); today's largest
+#: stage has under 2,000.
+PATH_LIMIT = 100_000
 
 
 def build_config(build_argv: list):
@@ -38,6 +44,42 @@ def graph_bytes(pipeline) -> int:
     return len(pipeline.to_runner_api().SerializeToString())
 
 
+def graph_paths(pipeline) -> int:
+    """The number of paths from the sinks to the sources of a pipeline's leaf steps, side
+    inputs included: what Flink's batch optimizer walks one by one (PATH_LIMIT)."""
+    import functools
+    comps = pipeline.to_runner_api().components
+    leaves = {tid: t for tid, t in comps.transforms.items() if not t.subtransforms}
+    producer = {pc: tid for tid, t in leaves.items() for pc in t.outputs.values()}
+    consumed = {pc for t in leaves.values() for pc in t.inputs.values()}
+
+    @functools.lru_cache(maxsize=None)
+    def paths(tid) -> int:      # to the sources; a step reading its own output is no path
+        ups = [producer[pc] for pc in leaves[tid].inputs.values()
+               if producer.get(pc, tid) != tid]
+        return sum(paths(u) for u in ups) if ups else 1
+
+    order, seen = [], set()     # producers before consumers: no deep recursion
+
+    def visit(tid):
+        stack = [(tid, False)]
+        while stack:
+            node, done = stack.pop()
+            if done:
+                order.append(node)
+            elif node not in seen:
+                seen.add(node)
+                stack.append((node, True))
+                stack.extend((producer[pc], False) for pc in leaves[node].inputs.values()
+                             if producer.get(pc, node) != node)
+    for tid in leaves:
+        visit(tid)
+    for tid in order:
+        paths(tid)
+    return sum(paths(tid) for tid, t in leaves.items()
+               if not any(pc in consumed for pc in t.outputs.values()))
+
+
 def _steps_visitor():
     import apache_beam as beam
 
@@ -61,7 +103,8 @@ def describe(graphs) -> str:
     """Each stage's top-level steps, with the resource hints their leaf steps carry."""
     lines = []
     for name, p in graphs:
-        lines.append(f"stage {name}: job graph {graph_bytes(p):,} bytes")
+        lines.append(f"stage {name}: job graph {graph_bytes(p):,} bytes, "
+                     f"{graph_paths(p):,} sink-to-source paths")
         tops = {}
         for label, hints in steps(p):
             top = tops.setdefault(label.split("/")[0], {})
@@ -108,3 +151,7 @@ def print_plan(runner_name, option_lines, graphs):
           f"largest job graph {max(sizes.values()):,} bytes ==")
     if too_big:
         print(f"!! over Dataflow's ~20 MB job-graph limit: {', '.join(too_big)}")
+    tangled = [s for s, p in graphs if graph_paths(p) > PATH_LIMIT]
+    if tangled:
+        print(f"!! over {PATH_LIMIT:,} sink-to-source paths (Flink's batch optimizer walks "
+              f"each): {', '.join(tangled)}")
