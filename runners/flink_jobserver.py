@@ -3,8 +3,9 @@
     python -m runners.flink_jobserver [--flink_version 1.19] [--beam_version V]
 
 prints the job server jar to pass as `--flink_job_server_jar` (or one `error:` line and
-exit status 3 when Maven does not serve it). Maven caches what it fetched in ~/.m2: a second
-call is offline and takes a second or two.
+exit status 3 when Maven does not serve it). Maven caches what it fetched in ~/.m2, and this
+module what it found (`resolved.json` under ~/.cache/record-builder/flink-job-server/): a
+second call asks Maven nothing while those jars are there.
 
 Two ways to a job server, tried in this order, both through `mvn dependency:get`:
 1. `org.apache.beam:beam-runners-flink-<flink>-job-server:<beam>`: the shaded jar Beam
@@ -15,6 +16,7 @@ Two ways to a job server, tried in this order, both through `mvn dependency:get`
 `beam` defaults to the Beam version installed (constraints.txt pins it).
 """
 import argparse
+import json
 import os
 import pathlib
 import re
@@ -116,12 +118,33 @@ def manifest_jar(jars: list, path: pathlib.Path) -> pathlib.Path:
     return path
 
 
+def _resolved(where: pathlib.Path, jar: str = None, jars: list = ()):
+    """The job server found before (`jar`, with every jar it needs still in Maven's
+    cache), so a later call asks Maven nothing; with `jar`, record it."""
+    record = where / "resolved.json"
+    if jar is not None:
+        tmp = record.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"jar": jar, "classpath": list(jars)}))
+        tmp.replace(record)
+        return jar
+    try:
+        found = json.loads(record.read_text())
+    except (OSError, ValueError):
+        return None
+    needed = [found.get("jar")] + list(found.get("classpath") or [])
+    return found["jar"] if all(isinstance(p, str) and os.path.exists(p) for p in needed) \
+        else None
+
+
 def job_server_jar(flink: str = DEFAULT_FLINK, beam: str = None) -> str:
     """The path of a runnable Flink job server jar for Beam `beam` on Flink `flink`."""
     beam = beam or beam_version()
     shaded = f"{GROUP}:beam-runners-flink-{flink}-job-server:{beam}"
     runner = f"{GROUP}:beam-runners-flink-{flink}:{beam}"
     where = CACHE / f"{flink}-{beam}"
+    cached = _resolved(where)
+    if cached:
+        return cached
     answers = []
     for artifact, transitive in ((shaded, False), (runner, True)):
         try:
@@ -131,9 +154,10 @@ def job_server_jar(flink: str = DEFAULT_FLINK, beam: str = None) -> str:
             continue
         jars = classpath(artifact, transitive, where)
         if not transitive:
-            return jars[0]
-        return str(manifest_jar(jars, where / f"beam-runners-flink-{flink}-job-server-"
-                                             f"{beam}-assembled.jar"))
+            return _resolved(where, jars[0], jars)
+        return _resolved(where, str(manifest_jar(jars, where / f"beam-runners-flink-{flink}-"
+                                                        f"job-server-{beam}-assembled.jar")),
+                         jars)
     raise NotServed(f"Maven does not serve Beam {beam}'s Flink {flink} job server: "
                     + "; ".join(answers))
 
