@@ -127,7 +127,7 @@ def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple
         if len(surname) >= 3 and surname[0].isupper() and surname not in labels \
                 and surname.strip(".").lower() not in ("jr", "sr", "ii", "iii", "iv"):
             labels[surname] = "PERSON"   # "Ward" for "Kelli Ward"
-    labels = settle_person_labels(labels, label_counts(texts, split_lists))
+    labels = settle_person_labels(labels)
     lower_words = {w for t in texts for w in re.findall(r"\b[a-z][a-z'’-]*\b", t)}
     names = sorted((n for n in labels if propagatable(n, lower_words)),
                    key=lambda n: (-len(n), n))

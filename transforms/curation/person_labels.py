@@ -9,22 +9,24 @@ the surname out of the person's answer set. So, for a one-word string:
 - the surname of a person's full name in the article is a person ("Tillerson" beside
   "Rex Tillerson", "Jordan" beside "Louis Jordan"), whatever the model said, unless it
   is a demonym ("Kenyan");
-- a string tagged PERSON that is no word of a person's full name in the article is not a
-  person when it is clearly a place or an organisation: tagged a place (GPE, LOC, FAC)
-  anywhere in the article, a known place (`countries.is_known_place`: a country, its
-  demonym, an ISO 3166-2 subdivision), tagged another label at least as often as
-  PERSON, or the first word of a name of another label in the article ("Swansea" beside
-  "Swansea City").
-A lone first name of a person named in full ("Chelsea" beside "Chelsea Clinton") stays a
-person; a full name never changes label here.
+- a string tagged PERSON that is no word of a person's full name in the article, and no
+  given name of the name lists (gender.py), is not a person when it is clearly a place or
+  an organisation: a known place (`countries.is_known_place`: a country, its demonym, an
+  ISO 3166-2 subdivision: "the Kent athlete", "Trinidad and Tobago", "Briton"), or the
+  first word of a name of another label in the article ("Swansea" beside "Swansea
+  City").
+Being tagged a place once elsewhere is no such evidence: the small model tags surnames
+GPE or ORG as often as it tags them PERSON ("Gatlin", "Gebrselassie", "Cragg" in BBC
+sport articles), so a tie is settled by the majority rule as before. A lone first name
+of a person named in full ("Chelsea" beside "Chelsea Clinton") stays a person; a full
+name never changes label here.
 """
-import collections
 from typing import Dict, Optional
 
 from transforms.curation.countries import is_demonym, is_known_place
+from transforms.curation.gender import is_given_name
 
 PERSON = "PERSON"
-PLACE_LABELS = ("GPE", "LOC", "FAC")
 
 
 def full_names(labels: Dict[str, str]) -> list:
@@ -34,26 +36,20 @@ def full_names(labels: Dict[str, str]) -> list:
             if lab == PERSON and len(n.split()) >= 2 and "of" not in n.split()]
 
 
-def other_label(name: str, counts: collections.Counter, labels: Dict[str, str]) -> Optional[str]:
+def other_label(name: str, labels: Dict[str, str]) -> Optional[str]:
     """The label a one-word string tagged PERSON has when it is clearly no person, else
     None (the rules in the module docstring)."""
-    places = sorted((lab for lab in PLACE_LABELS if counts[lab]), key=lambda lab: -counts[lab])
-    if places:
-        return places[0]
+    if is_given_name(name):
+        return None                       # "Steve" of the "Steve Redgrave Trust"
     if is_known_place(name):
         return "NORP" if is_demonym(name) else "GPE"
-    others = sorted(((c, lab) for lab, c in counts.items() if lab != PERSON and c),
-                    key=lambda x: (-x[0], x[1]))
-    if others and others[0][0] >= counts[PERSON]:
-        return others[0][1]
     heads = sorted(labels[n] for n in labels
                    if len(n.split()) >= 2 and n.split()[0] == name and labels[n] != PERSON)
     return heads[0] if heads else None
 
 
-def settle_person_labels(labels: Dict[str, str], counts) -> Dict[str, str]:
-    """`labels` ({string: majority label}) after the rules above; `counts` are each
-    string's label counts."""
+def settle_person_labels(labels: Dict[str, str]) -> Dict[str, str]:
+    """`labels` ({string: majority label}) after the rules above."""
     names = full_names(labels)
     surnames = {w[-1] for w in names}
     parts = surnames | {w[0] for w in names}
@@ -64,5 +60,5 @@ def settle_person_labels(labels: Dict[str, str], counts) -> Dict[str, str]:
         if name in surnames and label != PERSON and not is_demonym(name):
             out[name] = PERSON
         elif label == PERSON and name not in parts:
-            out[name] = other_label(name, counts[name], labels) or PERSON
+            out[name] = other_label(name, labels) or PERSON
     return out
