@@ -106,7 +106,9 @@ def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple
         for s, e, label in ms:
             tagged[t[s:e]].add(label)
             seen[t[s:e]] += 1
-        adjacent |= {(t[a:b], t[c:d]) for a, b, _ in ms for c, d, _ in ms if t[b:c] == " "}
+        ordered = sorted(ms)
+        adjacent |= {(t[a:b], t[c:d]) for (a, b, _), (c, d, _) in zip(ordered, ordered[1:])
+                     if t[b:c] == " "}
     split_lists = []
     for text, mentions in zip(texts, mention_lists):
         out = []
