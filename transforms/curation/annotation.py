@@ -14,7 +14,7 @@ from transforms.core.config import setting
 from transforms.ingestion.articles import Article
 from transforms.curation.boundaries import fix_starts
 from transforms.curation.consistency import consistent_mentions
-from transforms.curation.compounds import numbered_name
+from transforms.curation.compounds import number_first_name, numbered_name
 from transforms.curation.entities import mark_span
 from transforms.curation.spans import drop_opening_dateline, repair_spans
 from transforms.curation.spacy_runtime import import_spacy
@@ -123,6 +123,8 @@ def _draft_from_doc(doc, entity_labels) -> _Draft:
     text = doc.text  # spaCy rebuilds Doc.text on every access
     mentions = []
     for ent in doc.ents:
+        if ent.label_ in ("CARDINAL", "MONEY") and ent.start_char not in sentence_chars:
+            mentions += _stage_name(doc, ent, text)    # "rapper 50 Cent"
         if ent.label_ not in labels:
             continue
         number_label = doc[ent.end].ent_type_ if ent.end < len(doc) else ""
@@ -133,6 +135,21 @@ def _draft_from_doc(doc, entity_labels) -> _Draft:
             mentions.append((s, e, lab))
     mentions = [Mention(s, e, text[s:e], lab) for s, e, lab in repair_spans(text, mentions)]
     return _Draft(text, len(tokens), sentences, mentions)
+
+
+def _stage_name(doc, ent, text) -> list:
+    """[(start, end, "PERSON")] for a name that opens with the number the model tagged
+    (`compounds.number_first_name`): the number alone with an untagged word after it, or
+    an amount that is number and name."""
+    span = number_first_name(text, ent.start_char, ent.label_,
+                             text[max(0, ent.start_char - 40):ent.start_char])
+    if span is None:
+        return []
+    if ent.label_ == "MONEY":
+        ok = ent.end_char - span[1] <= 2               # "50 Cent" or "50 Cent's"
+    else:
+        ok = ent.end < len(doc) and not doc[ent.end].ent_type_
+    return [(span[0], span[1], "PERSON")] if ok else []
 
 
 def _is_opening(toks) -> bool:

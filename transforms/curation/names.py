@@ -24,12 +24,15 @@ TITLE_NOUNS = frozenset({
     "chief", "coach", "manager", "boss", "reverend", "father", "pastor", "rabbi", "imam",
     "bishop", "archbishop", "cardinal", "sheriff", "deputy", "agent", "trooper", "corporal",
     "private", "commissioner", "ambassador", "councillor", "councilman", "councilwoman",
-    "dean", "chairman", "chairwoman", "spokesman", "spokeswoman", "striker", "midfielder",
+    "chairman", "chairwoman", "spokesman", "spokeswoman", "striker", "midfielder",
     "defender", "goalkeeper", "winger", "forward", "skipper", "actress", "actor", "singer",
     "star", "rapper", "model", "presenter", "host", "designer", "vet", "veterinarian",
     "lawyer", "attorney", "solicitor", "barrister", "nurse", "midwife", "pilot", "pc", "dc",
     "ds", "di", "dci", "fr", "hon", "pres", "amb", "comm",
 })
+# Police ranks written as capitals only ("DI Jane Smith", "PC Lee"): the same letters
+# written as a word open a name ("Roberto Di Matteo", "Julianne Di Palma").
+CAPITALS_ONLY_TITLES = frozenset({"pc", "dc", "ds", "di", "dci", "dcs", "dsu"})
 # Words a multi-word title is made of ("Prime Minister", "Vice President", "Secretary of
 # State", "Attorney General", "Home Secretary").
 TITLE_PARTS = frozenset({
