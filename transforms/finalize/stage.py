@@ -192,7 +192,7 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     display = Display(NAME, ("dedupe", "queries", kept["rows"]), {"split": "released"})
     scored = bool(io_utils.glob(io_utils.join(paths.filtered, "scored", "*.parquet")))
     seconds = run_pipeline(NAME, lambda p: graph(p, config, source, scored), runtime,
-                           display=display)
+                           display=display, size=kept["rows"])
     files.remove(io_utils.join(tmp, SCRATCH))
     stats = io_utils.read_json(io_utils.join(tmp, "stats.json"))
     found = problems(stats, kept["rows"], s.partial_validation, s.group_rounds)
