@@ -124,3 +124,19 @@ def test_reader_cells_follow_each_rows_split_and_fate(rows):
     assert sorted(k for k, _ in cells) == [("reader", w, s) for w in ("dev", "overall")
                                            for s in ("candidates", "released")]
     assert all(v == (group[0]["id"], (1.0, 1.0)) for _, v in cells)
+
+
+@pytest.mark.fast
+def test_reader_sample_takes_about_the_cap_by_query_id_and_all_below_it():
+    ids = [f"q{i:05d}" for i in range(20_000)]
+    assert all(report_mod.in_reader_sample(q, 1_500, 2_000) for q in ids[:1_500])
+    assert all(report_mod.in_reader_sample(q, 20_000, 0) for q in ids[:100])   # 0: all
+    kept = [q for q in ids if report_mod.in_reader_sample(q, 20_000, 2_000)]
+    assert 1_850 < len(kept) < 2_150                         # binomial around the cap
+    assert kept == [q for q in ids if report_mod.in_reader_sample(q, 20_000, 2_000)]
+    article = {"released": [], "kept": [], "cand": [dict(id=q, passage_id="p", article_id="a",
+                                                         split="dev") for q in ids[:10]]}
+    article["released"] = [dict(article["cand"][0], split="dev")]
+    all_rows = list(report_mod.reader_passages(("a", article), {"dev": 10}, 2_000))
+    few_rows = list(report_mod.reader_passages(("a", article), {"dev": 10_000}, 2_000))
+    assert len(all_rows[0][1]) == 10 and sum(len(i) for _, i in few_rows) < 10

@@ -103,13 +103,27 @@ class ScoreBaselines(beam.DoFn):
 READER = "reader"
 
 
-def reader_passages(item):
+SAMPLE_SCALE = 1_000_000
+
+
+def in_reader_sample(qid: str, population: int, cap: int) -> bool:
+    """Whether the reader scores this candidate: all of them when the split holds at most
+    `cap` (or cap is 0), else a sample of about `cap` by query-id hash (the same whatever
+    the workers)."""
+    if not cap or population <= cap:
+        return True
+    return stable_hash(qid, salt="reader") % SAMPLE_SCALE < SAMPLE_SCALE * cap // population
+
+
+def reader_passages(item, populations=None, cap=0):
     """(article, {cand, kept, released}) -> one (passage id, [(row, split, fate), ...]) per
-    passage of the article's dev and test candidates, rows in id order (a passage belongs
-    to one article, so no further grouping is needed)."""
+    passage of the article's dev and test candidates in the reader's sample
+    (`populations`: {split: candidates}), rows in id order (a passage belongs to one
+    article, so no further grouping is needed)."""
     by_passage = {}
     for row, split, fate in fates(item):
-        if split in ("dev", "test"):
+        if split in ("dev", "test") and in_reader_sample(
+                row["id"], (populations or {}).get(split, 0), cap):
             by_passage.setdefault(row["passage_id"], []).append((row, split, fate))
     for pid in sorted(by_passage):
         yield pid, sorted(by_passage[pid], key=lambda t: t[0]["id"])
@@ -129,16 +143,18 @@ class ScoreReader(beam.PTransform):
     """Article groups -> the held-out reader's bootstrap inputs, through RunInference
     (models/reader_handler.py): one element per passage, batched across its queries."""
 
-    def __init__(self, handler=None):
+    def __init__(self, cap: int = 0, handler=None):
         super().__init__()
-        self.handler = handler
+        self.cap, self.handler = cap, handler
 
-    def expand(self, by_article):
+    def expand(self, inputs):
         from apache_beam.ml.inference.base import KeyedModelHandler, RunInference
         from models.reader_handler import PassageReaderHandler
+        by_article, populations = inputs
         handler = KeyedModelHandler(self.handler or PassageReaderHandler())
         return (by_article
-                | "Passages" >> beam.FlatMap(reader_passages)
+                | "Passages" >> beam.FlatMap(reader_passages, beam.pvalue.AsDict(populations),
+                                             self.cap)
                 | "KeyByFates" >> beam.Map(_keyed_by_fates)
                 | "RunInference" >> RunInference(handler)
                 | "Cells" >> beam.FlatMap(reader_cells))
@@ -174,7 +190,8 @@ def cell(summary: dict, names: tuple, percent: bool) -> dict:
     return out
 
 
-def report(cells: list, passages: list, trained: list) -> dict:
+def report(cells: list, passages: list, trained: list, populations=None,
+           reader_cap: int = 0) -> dict:
     """The stats.json `hardness` dict from the per-cell bootstrap summaries (see
     docs/finalize.md)."""
     base, shares, answered, agree = {}, {}, {}, {}
@@ -200,6 +217,8 @@ def report(cells: list, passages: list, trained: list) -> dict:
             "passage_only_agrees": agree,
             "passages": per_split,
             "trained_on": {t["name"]: t["queries"] for t in trained},
+            "reader_sample": {"cap_per_split": reader_cap, "candidates": dict(
+                sorted((populations or {}).items()))},
             "interval": {"level": bootstrap.LEVEL, "method": "Poisson bootstrap, percentile",
                          "replicates": bootstrap.REPLICATES, "seed": bootstrap.SEED,
                          "min_readable_n": bootstrap.MIN_READABLE_N},
@@ -233,9 +252,14 @@ class Hardness(beam.PTransform):
             ScoreBaselines(), beam.pvalue.AsList(trained)).with_output_types(
                 typing.Tuple[typing.Any, typing.Any]).with_outputs("passages", main="main")
         values = scored_out.main
+        populations = (rows
+                       | "DevTestRows" >> beam.FlatMap(
+                           lambda t: [(t[1], 1)] if t[1] in ("dev", "test") else [])
+                       | "ReaderPopulation" >> beam.CombinePerKey(sum))
         if s.hardness_reader:
-            values = ((values, joined | "ScoreReader" >> ScoreReader())
-                      | "AllValues" >> beam.Flatten())
+            reader = (joined, populations) | "ScoreReader" >> ScoreReader(
+                s.hardness_reader_queries)
+            values = (values, reader) | "AllValues" >> beam.Flatten()
         sums = (values
                 | "Bootstrap" >> beam.CombinePerKey(bootstrap.BootstrapMean())
                 | "Scores" >> beam.combiners.ToList())
@@ -247,9 +271,10 @@ class Hardness(beam.PTransform):
                     | "Passages" >> beam.combiners.ToList())
         return (p | "OnceHardness" >> beam.Create([None])
                 | "HardnessReport" >> beam.Map(
-                    lambda _, sums, passages, trained: report(sums, passages, trained),
+                    lambda _, sums, passages, trained, pops: report(
+                        sums, passages, trained, pops, s.hardness_reader_queries),
                     beam.pvalue.AsSingleton(sums), beam.pvalue.AsSingleton(passages),
-                    beam.pvalue.AsList(trained)))
+                    beam.pvalue.AsList(trained), beam.pvalue.AsDict(populations)))
 
 
 def read_scored(p, filtered: str, present: bool = True):
