@@ -161,6 +161,10 @@ def measure(runs=("sample", "1", "4"), workers=("auto",), work_dir=None, extra=(
                 log(f"== {name}")
                 r = run_build(inputs, w, work / name, extra, log)
                 r["run"] = run
+                merged = r["rows"]["max_group"].get("distinct_text") or 1
+                if run != "sample" and merged > 1:   # copies must stay apart (rows flat)
+                    raise RuntimeError(f"{name}: {merged} replicas merged into one text "
+                                       "group: cleaning removed what tells copies apart")
                 results.append(r)
                 if not keep:
                     shutil.rmtree(work / name, ignore_errors=True)

@@ -48,3 +48,39 @@ def test_probe_reads_beam_varint_payloads():
     from benchmarks.build_probe import _varint
     assert _varint(b"\x00") == 0 and _varint(b"\x03") == 3
     assert _varint(b"\xc4\x18") == 0x44 + (0x18 << 7)
+
+
+def _real_articles(corpus_dir, n=20):
+    from benchmarks import corpus
+    from transforms.curation.clean import CleanConfig, clean_article
+    arts = corpus.read_articles([str(corpus_dir / "cnndm_test250.jsonl")])[:n]
+    return [a for a in (clean_article(a, CleanConfig()) for a in arts) if not isinstance(a, dict)]
+
+
+def test_text_keys_merge_only_articles_with_the_same_words(corpus_dir):
+    """generate's distinct_text groups hold true duplicates: a changed word, figure or
+    paragraph gives another key; only case, punctuation and spacing are normalised away."""
+    from transforms.curation.curate import text_key
+    arts = _real_articles(corpus_dir)
+    assert len({text_key(a) for a in arts}) == len(arts)
+    a = arts[0]
+    body = list(a.paragraphs)
+    first = body[0].split()
+    same = [a.with_(article_id="x", paragraphs=tuple(p.upper() for p in body)),
+            a.with_(article_id="y", paragraphs=tuple("  " + p.replace(",", "") for p in body))]
+    assert all(text_key(s) == text_key(a) for s in same)
+    changed = [a.with_(paragraphs=(" ".join(first[:-1] + ["different"]),) + tuple(body[1:])),
+               a.with_(paragraphs=(body[0] + " 1",) + tuple(body[1:])),
+               a.with_(paragraphs=tuple(body) + ("One more paragraph of news.",))]
+    assert len({text_key(c) for c in changed} | {text_key(a)}) == 4
+
+
+def test_benchmark_replicas_stay_distinct_after_cleaning(corpus_dir, tmp_path):
+    """The replicated corpus of the scale benchmarks: every copy survives cleaning with its
+    own text key (if cleaning dropped the copy marker, copies would merge, as the issue saw)."""
+    from benchmarks import corpus
+    from transforms.curation.curate import text_key
+    pattern = corpus.write_replicated([str(corpus_dir / "cnndm_test250.jsonl")], 3, tmp_path)
+    arts = corpus.clean_articles(corpus.read_articles([pattern]))
+    assert len(arts) == 3 * len(_real_articles(corpus_dir, 250))
+    assert len({text_key(a) for a in arts}) == len(arts)
