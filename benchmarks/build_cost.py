@@ -150,7 +150,9 @@ def inputs_for(run: str, work: pathlib.Path) -> list:
 
 
 def measure(runs=("sample", "1", "4"), workers=("auto",), work_dir=None, extra=(),
-            keep=False, log=print) -> dict:
+            keep=False, log=print, json_path=None) -> dict:
+    """Every (run, workers) build; with `json_path`, the report so far is written after
+    each build (a long series that stops keeps what it measured)."""
     work = pathlib.Path(work_dir or tempfile.mkdtemp(prefix="bench-cost-"))
     results = []
     try:
@@ -166,6 +168,9 @@ def measure(runs=("sample", "1", "4"), workers=("auto",), work_dir=None, extra=(
                     raise RuntimeError(f"{name}: {merged} replicas merged into one text "
                                        "group: cleaning removed what tells copies apart")
                 results.append(r)
+                if json_path:
+                    pathlib.Path(json_path).write_text(json.dumps(
+                        {"runs": results, "cpus": os.cpu_count()}, indent=1, default=str))
                 if not keep:
                     shutil.rmtree(work / name, ignore_errors=True)
     finally:
@@ -211,6 +216,25 @@ def table(report) -> str:
     return "\n".join(lines)
 
 
+def cost_model(report) -> str:
+    """Per stage and run: wall and CPU seconds per 1,000 articles, queries per article (the
+    rows held flat across factors), and peak memory of the process doing the work (the
+    main process in-process, else the largest worker)."""
+    lines = ["| run | workers | stage | wall s / 1k articles | CPU s / 1k articles | "
+             "queries / article | peak MB per process |", "|---|---|---|---:|---:|---:|---:|"]
+    for r in report["runs"]:
+        rows = r["rows"]
+        k = rows["articles"] / 1000
+        for s in r["stages"]:
+            peak = s["worker_peak_mb"] or s["main_peak_rss_mb"]
+            lines.append(f"| {r['run']} | {r['workers']} | {s['stage']} | "
+                         f"{s['wall_s'] / k:.0f} | {s['cpu_s'] / k:.0f} | "
+                         f"{rows['train_folds'] / rows['articles']:.2f} | {peak} |")
+        lines.append(f"| {r['run']} | {r['workers']} | build | {r['wall_s'] / k:.0f} | "
+                     f"{r['cpu_s'] / k:.0f} | | {r['peak_tree_rss_mb']} (tree) |")
+    return "\n".join(lines)
+
+
 def _f(x, nd=1):
     return "-" if x is None else f"{x:.{nd}f}"
 
@@ -223,11 +247,19 @@ def main(argv=None):
     p.add_argument("--extra", default="", help="more build flags, space-separated")
     p.add_argument("--json", default=None)
     p.add_argument("--keep", default=None, help="keep the run folders under this folder")
+    p.add_argument("--show", default=None, metavar="JSON",
+                   help="print the tables of a saved --json report (runs nothing)")
     args = p.parse_args(argv)
+    if args.show:
+        report = json.loads(pathlib.Path(args.show).read_text())
+        print(table(report) + "\n\n" + cost_model(report))
+        return
     print(f"machine: {os.cpu_count()} CPUs, load {_uptime()}", flush=True)
     report = measure(tuple(args.runs.split(",")), tuple(args.workers.split(",")),
-                     args.keep, tuple(args.extra.split()), keep=bool(args.keep))
+                     args.keep, tuple(args.extra.split()), keep=bool(args.keep),
+                     json_path=args.json)
     print(table(report))
+    print("\n" + cost_model(report))
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(report, indent=1, default=str))
 
