@@ -84,3 +84,20 @@ def test_benchmark_replicas_stay_distinct_after_cleaning(corpus_dir, tmp_path):
     arts = corpus.clean_articles(corpus.read_articles([pattern]))
     assert len(arts) == 3 * len(_real_articles(corpus_dir, 250))
     assert len({text_key(a) for a in arts}) == len(arts)
+
+
+@pytest.mark.fast
+def test_projection_scales_with_the_measured_rates_and_caps_the_reader():
+    from benchmarks import projection as P
+    rates = {"generate": 100.0, "train_folds": 40.0, "adversarial_filter": 10.0,
+             "finalize": 150.0, "_run": "4", "_reader_share": 0.8}
+    one, two = P.project(rates, 170_000), P.project(rates, 340_000)
+    assert one["candidates"] == 756_500
+    assert one["cpu_hours"]["generate"] == pytest.approx(100 * 170 / 3600, abs=0.01)
+    assert two["cpu_hours"]["generate"] == pytest.approx(2 * one["cpu_hours"]["generate"], 0.01)
+    # the reader is capped: finalize grows with the non-reader work only
+    fin = lambda r: r["cpu_hours"]["finalize"] - P.READER_CAP_CANDIDATES * P.READER_TEXTS \
+        * P.READER_S_PER_TEXT / 3600  # noqa: E731
+    assert fin(two) == pytest.approx(2 * fin(one), 0.01)
+    assert one["lexical"]["cost_usd"] < one["transformer_t4"]["fast"]["cost_usd"] \
+        < one["transformer_cpu"]["cost_usd"]
