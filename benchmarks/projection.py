@@ -21,7 +21,7 @@ STARTUP_H = 3.5 / 60       # a Dataflow job's start-up (VMs, containers), per st
 SHUFFLE_TOTAL_GB = 35      # articles ~6 KB x 3 shuffles, rows ~4 KB x ~10 (757k rows)
 QUERIES_PER_ARTICLE = 4.45
 FOLDS, TRAIN_SHARE = 5, 0.8
-ABOVE_BUFFER = 1.3         # fold sides over the shuffle buffer re-read shards per epoch
+ABOVE_BUFFER = 1.6         # fold sides over the shuffle buffer re-read shards per epoch (4x: 1.58)
 READER_CAP_CANDIDATES, READER_TEXTS, READER_S_PER_TEXT = 4000, 11, 0.010
 # transformer adversary on CPU: benchmarks/adversary_training.py run B (1 thread)
 TF_TRAIN_CPU_S, TF_SCORE_CPU_S, TF_FEATURIZE_CPU_S = 0.45, 0.11, 0.005
