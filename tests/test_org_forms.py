@@ -77,3 +77,24 @@ def _keys(corpus_dir, annotator, name):
 def test_real_articles_join_the_short_form(corpus_dir, annotator, name, short, full):
     keys = _keys(corpus_dir, annotator, name)
     assert keys[short] and keys[short] == keys[full], (name, dict(keys))
+
+
+@pytest.mark.fast
+def test_clubs_tagged_person_are_clubs():
+    from transforms.curation.person_labels import settle_person_labels
+    out = settle_person_labels({"Manchester United": "PERSON", "United": "PERSON",
+                                "Sol Campbell": "PERSON", "Campbell": "PERSON"})
+    assert out == {"Manchester United": "ORG", "United": "ORG", "Sol Campbell": "PERSON",
+                   "Campbell": "PERSON"}
+    out = settle_person_labels({"David Villa": "PERSON", "Villa": "PERSON",
+                                "Aston Villa": "ORG"})
+    assert out["Villa"] == "PERSON"              # the surname of a person of the article
+    assert settle_person_labels({"Rangers": "PERSON"}) == {"Rangers": "PERSON"}
+
+
+def test_real_article_clubs_tagged_person(corpus_dir, annotator):
+    from tests.test_name_forms_real import bbc, mentions
+    found = {(m.text, m.label) for m, _ in mentions(bbc(corpus_dir, annotator,
+                                                         "sport/152.txt"))}
+    assert ("Manchester United", "ORG") in found and ("United", "ORG") in found
+    assert not {t for t, lab in found if lab == "PERSON"} & {"Manchester United", "United"}

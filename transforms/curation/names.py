@@ -94,3 +94,7 @@ INSTITUTION_HEADS = frozenset({
     "tribunal", "bureau", "corporation", "museum", "hospital", "church", "academy",
     "organisation", "organization", "inquiry", "regulator",
 })
+# Words that end a club's name and no person's ("Manchester United", "Blackburn Rovers",
+# "Glasgow Rangers"); alone, they stand for the club ("United", "Rangers").
+CLUB_WORDS = frozenset({"united", "city", "town", "rovers", "athletic", "wanderers",
+                        "albion", "rangers", "hotspur", "orient", "argyle", "villa"})
