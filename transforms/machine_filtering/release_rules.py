@@ -8,12 +8,19 @@ source sentence. Order, and why:
    a person's surname or given name) is written elsewhere in the query: the query gives
    its own answer away. First: the surest giveaway, and a query both rules reject is
    counted under the plainer reason.
-2. `only_compatible_entity`: a word of the query fixes the answer's type ("Mr
+2. `copied_context`: the nearest content word beside the placeholder (with the function
+   words between) is written beside an answer mention and beside no other entity in the
+   passage, the word or its stem (`quality/neighbours.py`): matched, not read.
+3. `only_compatible_entity`: a word of the query fixes the answer's type ("Mr
    @placeholder": a person; "the @placeholder club"; "the city of @placeholder";
    `quality/cues.py`) and the answer is the only passage entity (alias cluster) of that
    type: no reading needed.
-3. `sibling_query`: of the queries one sentence gave (query id `<passage>-<sentence>-
-   <mention>`, or the same sentence written twice in the article) that pass 1 and 2, at
+4. `article_agreement`: "a"/"an" before the placeholder fits the answer's name and no
+   other passage entity of its kind.
+5. `shared_role_word`: a role word beside the placeholder ("manager") stands beside the
+   answer alone in the passage.
+6. `sibling_query`: of the queries one sentence gave (query id `<passage>-<sentence>-
+   <mention>`, or the same sentence written twice in the article) that pass 1 to 5, at
    most `max_queries_per_sentence` are released: in each, another sibling's answer is
    written, so a reader who sees both gets it free. Last,
    so that it chooses among queries that will be released. The hardest are kept: fewest
@@ -119,7 +126,7 @@ RELEASE_RULES = (
 
 
 def check_row(row: dict, config: ReleaseConfig = ReleaseConfig()):
-    """None when the row passes rules 1 and 2, else the first Reject."""
+    """None when the row passes rules 1 to 5, else the first Reject."""
     return first_rejection(RELEASE_RULES, row, Context(), config)
 
 
