@@ -201,7 +201,8 @@ def run(config: FilterConfig, runtime: Runtime = Runtime()) -> dict:
     try:
         seconds = run_pipeline(NAME, lambda p: graph(p, config, metas, device, hints,
                                                      first_in=upstream["rows"]),
-                               runtime, display=display)
+                               runtime, display=display, size=upstream["rows"],
+                               model=metas[0]["model"] if metas else "")
     finally:
         remove_store(paths.output)
     stats = io_utils.read_json(io_utils.join(paths.output, STATS_FILE))
