@@ -115,7 +115,10 @@ def graph(p, config: FinalizeConfig, source=None, scored=True, filter_rejected=T
     rejected | "WriteRejected" >> WriteSortedShards(
         io_utils.join(out, "rejected"), ("rejected",), s.shard_rows, schema=REJECTED_SCHEMA,
         key_columns=tuple(REJECTED_SCHEMA.names))
-    dropped = ((read_filter_rejected(p, paths.filtered, filter_rejected), rejected)
+    # the copy: a Flatten sharing an input with a GroupByKey (WriteRejected's) loses its
+    # other inputs on Beam's Flink/Spark job servers before 2.65 (apache/beam#34647)
+    dropped = ((read_filter_rejected(p, paths.filtered, filter_rejected),
+                rejected | "RejectedForFates" >> beam.Map(lambda r: r))
                | "FilterAndFinalizeRejected" >> beam.Flatten())
     fates = (fate_rows, kept, released, dropped, clusters[0]) | "ArticleFates" >> ArticleFates()
     fates["main"] | "WriteArticleFates" >> WriteSortedShards(
