@@ -61,3 +61,17 @@ def test_only_large_uncompressed_files_of_a_splitting_layout_are_cut(tmp_path):
     story = tmp_path / "a.story"
     story.write_bytes(b"x" * 5000)
     assert [p.kind for p in plan_parts(str(story), "public", 5000, 1000)] == ["story"]
+
+
+def test_pre_flight_messages_name_the_registered_layouts(tmp_path):
+    from transforms.core.preflight import InputError
+    (tmp_path / "a.docx").write_bytes(b"PK")
+    (tmp_path / "a.txt").write_text("Title\n\nBody.\n")
+    with pytest.raises(InputError, match="no input file has a layout") as refused:
+        inputs.list_inputs([str(tmp_path / "*.docx")])
+    assert all(layout.help in str(refused.value) for layout in registry.LAYOUTS)
+    with pytest.raises(InputError, match="column names apply to") as refused:
+        inputs.list_inputs([inputs.InputSpec(str(tmp_path / "*.txt"), columns=(("text", "b"),))])
+    named = str(refused.value).split("apply to ")[1]
+    mapped = [layout.help in named for layout in registry.LAYOUTS]
+    assert mapped == [layout.mapped for layout in registry.LAYOUTS] and any(mapped)

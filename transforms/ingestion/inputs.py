@@ -114,8 +114,7 @@ def list_inputs(inputs) -> list:
     if unknown and not known:
         exts = sorted({os.path.splitext(p)[1] or os.path.basename(p) for p in unknown})
         raise InputError(f"no input file has a layout this job reads ({', '.join(exts)}); "
-                         "expected .story, .jsonl/.json, .csv, .parquet, .html, .warc or "
-                         ".txt (optionally .gz)")
+                         f"expected {registry.KINDS_HELP} (optionally .gz)")
     if unknown:
         log.warning("%d input file(s) of unknown type will be rejected as unknown_file_type "
                     "(e.g. %s)", len(unknown), unknown[0])
@@ -137,8 +136,9 @@ def check_columns(spec: InputSpec, files) -> None:
         return
     layouts = [registry.layout_of(p) for p, _ in files]
     if not any(layout and layout.mapped for layout in layouts):
-        raise InputError(f"--input {spec.pattern}: column names apply to CSV, JSON lines, "
-                         "Parquet and Arrow files; this input has none")
+        mapped = ", ".join(layout.help for layout in registry.LAYOUTS if layout.mapped)
+        raise InputError(f"--input {spec.pattern}: column names apply to {mapped} files; "
+                         "this input has none")
     for (path, _), layout in zip(files, layouts):
         if not (layout and layout.columns):
             continue
