@@ -209,10 +209,13 @@ def parse_jsonl(lines: Iterable[bytes], path: str, origin: str,
 
 def parse_csv(stream: io.TextIOBase, path: str, origin: str,
               counter: Optional[collections.Counter] = None,
-              mapping: Optional[InputSpec] = None) -> Iterator[Parsed]:
+              mapping: Optional[InputSpec] = None, dialect: str = "excel",
+              missing_reason: str = "csv_missing_columns") -> Iterator[Parsed]:
+    """Rows of a delimited text file with a header (`dialect`: the csv module's, e.g.
+    `excel-tab` for TSV); a header without the needed columns is one `missing_reason` row."""
     csv.field_size_limit(1 << 30)
-    reader = csv.DictReader(stream)
-    problem = columns_problem(reader.fieldnames, mapping, "csv_missing_columns")
+    reader = csv.DictReader(stream, dialect=dialect)
+    problem = columns_problem(reader.fieldnames, mapping, missing_reason)
     if problem:
         yield rejected_row(STAGE, problem[0], source_file=path, detail=problem[1])
         return

@@ -11,7 +11,8 @@ from typing import Optional
 
 from transforms.ingestion.layout import Layout, strip_compression
 from transforms.ingestion.layouts import (arrow_table, csv_table, json_lines, parquet_table,
-                                          rc_story, title_text, warc_archive, web_page)
+                                          rc_story, title_text, tsv_table, warc_archive,
+                                          web_page)
 
 LAYOUTS = (
     rc_story.LAYOUT,        # .story (DeepMind rc-data)
@@ -22,6 +23,7 @@ LAYOUTS = (
     web_page.LAYOUT,        # .html, .htm
     warc_archive.LAYOUT,    # .warc
     title_text.LAYOUT,      # .txt (title-first, BBC)
+    tsv_table.LAYOUT,       # .tsv
 )
 
 
