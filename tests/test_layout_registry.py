@@ -75,3 +75,19 @@ def test_pre_flight_messages_name_the_registered_layouts(tmp_path):
     named = str(refused.value).split("apply to ")[1]
     mapped = [layout.help in named for layout in registry.LAYOUTS]
     assert mapped == [layout.mapped for layout in registry.LAYOUTS] and any(mapped)
+
+
+def test_the_worked_example_in_docs_is_the_code():
+    """docs/pipeline.md, "Adding an input layout", shows tsv_table.py and its test as they are."""
+    import pathlib
+    import re
+    root = pathlib.Path(__file__).parents[1]
+    doc = (root / "docs" / "pipeline.md").read_text()
+    section = doc[doc.index("#### Adding an input layout"):]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    module = (root / "transforms/ingestion/layouts/tsv_table.py").read_text()
+    assert module.endswith(blocks[0]) and blocks[0].startswith("import ")
+    assert "    tsv_table.LAYOUT," in blocks[1]
+    assert "    tsv_table.LAYOUT," in (root / "transforms/ingestion/registry.py").read_text()
+    assert blocks[2].startswith("def test_") and blocks[2] in (
+        root / "tests" / "test_tsv_layout.py").read_text()

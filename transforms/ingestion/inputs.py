@@ -3,8 +3,8 @@
 - every `--input` pattern must match files: a pattern that matches nothing, or names a
   folder (other than one `datasets` wrote: its `.arrow` shards), is refused with a hint;
   files no reader knows are refused when nothing else matched, and counted (they become
-  `unknown_file_type` rows) otherwise; a mapped column a CSV/Parquet/Arrow file lacks is
-  refused, naming the file's columns;
+  `unknown_file_type` rows) otherwise; a mapped column the first file with a header or
+  schema (CSV, TSV, Parquet, Arrow) lacks is refused, naming the file's columns;
 - the files, fixed here: the job reads this list (`listed_files`), never the globs again;
 - the total of records to expect, for progress (exact for one-article files, Parquet and
   local Arrow files; CSV rows and JSON lines counted in the first MB, scaled for larger
