@@ -15,13 +15,17 @@ Reported, per rule profile:
   its label, a promotion: cause `removed:<reason>`), and `regenerated_share_of_story_
   sentences`, the share regenerated of the others;
 - `answers_cover_gold`: share of those whose answers include every gold answer span;
+  with `--gold_defects FILE` (JSON {query id: why}: queries a reader judged ReCoRD's gold
+  wrong or over-inclusive for, by issue 32's standard: a president answered by his
+  daughter's name, a city by its clubs), also `answers_cover_gold_corrected`, those
+  counted as covered, and `gold_defects`, the ids that were used;
 - `entities`: exact-span precision and recall of the passage entities against ReCoRD's;
 - `misses`: the cause of each real query not made (the rule that rejected its sentence,
   or `clean_changed_sentence` (cleaning cut a piece off it), `sentence_split`,
   `ner_miss`, `span_boundary`, `no_answer` (coreference), a passage or cleaning reject).
 
     python -m benchmarks.regeneration [--record_json F]... [--superglue_jsonl F]...
-        [--hf_jsonl F]... [--rules record|paper] [--show] [--json OUT]
+        [--hf_jsonl F]... [--rules record|paper] [--gold_defects F] [--show] [--json OUT]
 
 With no file given it reads the samples in ../shared/corpus/record_format.
 """
@@ -124,7 +128,9 @@ def why_no_query(passage, sentence, fill, rows) -> str:
     end = start + len(answer)
     for m in sentence.mentions:
         if (m.start, m.end) == (start, end):
-            bad = [r for kind, r in rows if kind == "rejected"]
+            bad = [r["reason"] for kind, r in rows if kind == "rejected"]
+            if "ambiguous_name" in bad:
+                return "ambiguous_name"
             return "no_answer" if bad else "query_differs"
     if any(m.start < end and start < m.end for m in sentence.mentions):
         return "span_boundary"
@@ -205,10 +211,12 @@ def query_outcome(p: rx.GoldPassage, q: rx.GoldQuery, fill, annotator, config, r
                                if missing else "")
 
 
-def evaluate(passages, annotator, config: SentenceConfig, resolver=None) -> dict:
+def evaluate(passages, annotator, config: SentenceConfig, resolver=None,
+             gold_defects=None) -> dict:
     resolver = resolver or RuleBasedResolver()
+    gold_defects = gold_defects or {}
     result = collections.Counter()
-    misses, causes = [], collections.Counter()
+    misses, causes, defects = [], collections.Counter(), []
     for p in passages:
         ours, changed = entity_spans(p, annotator)
         gold = set(p.entities)
@@ -226,12 +234,19 @@ def evaluate(passages, annotator, config: SentenceConfig, resolver=None) -> dict
                 result["regenerated"] += 1
                 result["answers_cover_gold"] += cover
                 if not cover:
-                    misses.append({"query": q.query, "cause": "answers", "detail": why})
+                    misses.append({"id": q.qid, "query": q.query, "cause": "answers",
+                                   "detail": why})
+                    if q.qid in gold_defects:
+                        defects.append(q.qid)
                 continue
             causes[cause] += 1
-            misses.append({"query": q.query, "cause": cause, "detail": why})
+            misses.append({"id": q.qid, "query": q.query, "cause": cause, "detail": why})
     n = result["queries"] or 1
     removed = sum(v for k, v in causes.items() if k.startswith("removed:"))
+    corrected = {} if not gold_defects else {
+        "answers_cover_gold_corrected": round(
+            (result["answers_cover_gold"] + len(defects)) / max(result["regenerated"], 1), 3),
+        "gold_defects": sorted(defects)}
     return {
         "rules": config.rules, "passages": len(passages), "queries": result["queries"],
         "regenerated": result["regenerated"],
@@ -241,6 +256,7 @@ def evaluate(passages, annotator, config: SentenceConfig, resolver=None) -> dict
             result["regenerated"] / max(result["queries"] - removed, 1), 3),
         "answers_cover_gold": round(result["answers_cover_gold"]
                                     / max(result["regenerated"], 1), 3),
+        **corrected,
         "entities": {
             "gold": result["gold_spans"], "ours": result["our_spans"],
             "precision": round(result["matched_spans"] / max(result["our_spans"], 1), 3),
@@ -249,6 +265,18 @@ def evaluate(passages, annotator, config: SentenceConfig, resolver=None) -> dict
         "miss_causes": dict(causes.most_common()),
         "misses": misses,
     }
+
+
+def read_gold_defects(path):
+    """{query id: why} from a JSON file, or None when it is not one."""
+    try:
+        data = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                             for k, v in data.items()):
+        return None
+    return data
 
 
 def main(argv=None) -> dict:
@@ -260,6 +288,9 @@ def main(argv=None) -> dict:
     ap.add_argument("--hf_jsonl", action="append", default=[],
                     help="Hugging Face super_glue/record rows as JSON lines (repeatable)")
     ap.add_argument("--rules", default="record", choices=("record", "paper"))
+    ap.add_argument("--gold_defects", default=None,
+                    help="JSON {query id: why}: queries whose gold a reader judged wrong or "
+                    "over-inclusive (adds answers_cover_gold_corrected)")
     ap.add_argument("--show", action="store_true", help="print every miss")
     ap.add_argument("--json", default=None, help="write the numbers to this file")
     args = ap.parse_args(argv)
@@ -269,7 +300,13 @@ def main(argv=None) -> dict:
         from benchmarks import corpus
         files = rx.local_samples(corpus.corpus_dir() / "record_format")
     passages = rx.read_all(**files)
-    result = evaluate(passages, Annotator(AnnotateConfig()), SentenceConfig(rules=args.rules))
+    defects = read_gold_defects(args.gold_defects) if args.gold_defects else {}
+    if defects is None:
+        print(f"error: {args.gold_defects} is not a JSON object of query id -> reason",
+              file=sys.stderr)
+        return None
+    result = evaluate(passages, Annotator(AnnotateConfig()), SentenceConfig(rules=args.rules),
+                      gold_defects=defects)
     shown = dict(result) if args.show else {k: v for k, v in result.items() if k != "misses"}
     print(json.dumps(shown, indent=1, ensure_ascii=False))
     if args.json:

@@ -72,7 +72,8 @@ def write_filtered(root: pathlib.Path, rows) -> pathlib.Path:
     """What generate and the adversarial filter leave for finalize, consistent with `rows`
     as the kept queries: DIR/filtered/kept (+ manifest), DIR/articles (one fate per
     article, plus one article the adversary answered entirely, one rejected by generate
-    and one record without an id) and both stats files. Returns DIR/filtered."""
+    and one record without an id) and both stats files; no DIR/filtered/rejected (finalize
+    runs without it). Returns DIR/filtered."""
     scored = [dict({k: v for k, v in r.items() if k != "split"}, fold=0,
                    adversary_prediction="x", adversary_correct=False) for r in rows]
     kept = root / "filtered" / "kept"
@@ -175,8 +176,9 @@ def test_article_fates_account_for_every_article(built):
     fates = pq.read_table(dataset / "articles").to_pylist()
     by_id = {f["article_id"]: f for f in fates}
     assert len(fates) == 24 + 7 + 3          # synthetic, real ReCoRD passages, the extra three
-    assert by_id["answered"]["stage"] == "adversary" and by_id["answered"]["reason"] == \
-        "all_queries_answered" and by_id["answered"]["kept"] == 0
+    # write_filtered leaves no DIR/filtered/rejected: nothing says which filter step
+    assert by_id["answered"]["stage"] == "adversarial_filter" and by_id["answered"]["reason"] \
+        == "none_kept" and by_id["answered"]["kept"] == 0
     assert (by_id["short"]["stage"], by_id["short"]["reason"]) == ("passage", "under_4_entities")
     assert by_id[None]["record_id"] == "broken.jsonl (line 3)"
     released = [f for f in fates if f["released"]]
@@ -187,7 +189,7 @@ def test_article_fates_account_for_every_article(built):
     assert by_id["art000"]["kept"] == 3 and by_id["art000"]["released"] == 2
     summary = _stats(dataset)["articles"]
     assert summary["rows"] == len(fates) and summary["kept"] == sum(f["kept"] for f in fates)
-    assert summary["stopped"] == {"adversary/all_queries_answered": 1,
+    assert summary["stopped"] == {"adversarial_filter/none_kept": 1,
                                   "passage/under_4_entities": 1, "read/broken_json_line": 1}
 
 
@@ -617,6 +619,33 @@ def test_real_corpus_release_rules_and_item_flags(real_run):
     card = (dataset / "README.md").read_text()
     assert "## Item quality" in card and "Not yet read by a person" in card
     assert f"dropped {chain['release']['rejected']:,} of the {REAL['kept']:,} queries" in card
+
+
+def test_real_corpus_article_fates_name_the_filter_step(real_run):
+    """An article none of whose candidates was kept stopped where the filter's rejected
+    rows say: the release rules when they removed any of its queries (their most frequent
+    reason), `all_queries_answered` only when the adversary answered every one."""
+    dataset = real_run / "dataset"
+    rejected = pq.read_table(real_run / "filtered" / "rejected").to_pylist()
+    per_article = collections.defaultdict(collections.Counter)
+    for r in rejected:
+        per_article[r["article_id"]][(r["stage"], r["reason"])] += 1
+    fates = [f for f in pq.read_table(dataset / "articles").to_pylist()
+             if f["candidates"] and not f["kept"]]
+    for f in fates:
+        mine = per_article[f["article_id"]]
+        release = {why: n for (step, why), n in mine.items() if step == "release"}
+        if release:
+            assert f["stage"] == "release" and release[f["reason"]] == max(release.values())
+        elif set(mine) == {("adversary", "answered_by_adversary")}:
+            assert (f["stage"], f["reason"]) == ("adversary", "all_queries_answered")
+        else:
+            assert f["stage"] == "adversary" and f["reason"] != "all_queries_answered"
+    assert any(f["stage"] == "release" for f in fates)
+    summary = _stats(dataset)["articles"]
+    assert summary["filter_rejected"] == len(rejected)
+    assert sum(n for k, n in summary["stopped"].items() if k.startswith("release/")) == \
+        sum(f["stage"] == "release" for f in fates)
 
 
 def test_reading_audit_sample_labels_and_finalize_agree(real_run, tmp_path):

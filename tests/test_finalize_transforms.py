@@ -273,7 +273,7 @@ def test_article_fates_join_every_article():
             r["released"], r["split"])), equal_to([
                 ("a", "a.story", None, None, 2, 1, "dev"),
                 ("a", "a2.story", "deduplicate", "duplicate_article_id", 0, 0, None),
-                ("b", "b.story", "adversary", "all_queries_answered", 0, 0, None),
+                ("b", "b.story", "adversarial_filter", "none_kept", 0, 0, None),
                 ("c", "c.story", "split", "not_validated_for_dev", 2, 0, None),
                 ("d", None, "articles", "no_generation_fate", 1, 0, None),
                 (None, "x.gz", "files", "truncated_gzip", 0, 0, None)]), label="Fates")

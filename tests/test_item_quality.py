@@ -85,7 +85,7 @@ def test_measure_and_the_card_section():
                  "sibling_query": 3, "answer_in_query": 1}}}}}
     assert stats["item_quality"]["flags"] == m
     card = "\n".join(item_quality_lines(stats))
-    assert "| the answer is the only passage entity of its label | 50.0% (1/2) | 13.8% (17/123) | 9.1% (1/11) |" \
+    assert "| the answer is the only passage entity of its label | 50.0% (1/2) | 10.6% (13/123) | 0.0% (0/11) |" \
         in card
     assert "dropped 4 of the 10 queries the adversary left (sibling query 3, answer in " \
         "query 1)" in card and "Not yet read by a person" in card

@@ -121,3 +121,24 @@ def test_own_text_lone_surnames_answer_with_the_full_name(annotator):
     result = regeneration.evaluate([p], annotator, SentenceConfig())
     assert result["regenerated"] == 1, result["misses"]
     assert result["answers_cover_gold"] == 1.0, result["misses"]
+
+
+def test_gold_defects_give_a_corrected_coverage(annotator, tmp_path, capsys):
+    # a query whose gold answers leave ours out: ours cover it but for the one gold answer
+    # ReCoRD's over-inclusive set adds; named in --gold_defects, it counts as covered
+    p = own_passage("Speaking at the team's training camp on Wednesday, @placeholder said he "
+                    "had never felt better going into a season.", ("Michael Vick", "Vick"))
+    steelers = rx.word_spans(p.text, "Pittsburgh Steelers")[0]
+    q = p.queries[0]
+    wrong = rx.GoldQuery(q.qid, q.query, q.answers + ((*steelers, "Pittsburgh Steelers"),))
+    bad = rx.GoldPassage(p.pid, p.source, p.text, p.entities, (wrong,))
+    plain = regeneration.evaluate([bad], annotator, SentenceConfig())
+    assert plain["answers_cover_gold"] == 0.0 and "gold_defects" not in plain
+    fixed = regeneration.evaluate([bad], annotator, SentenceConfig(),
+                                  gold_defects={"own-1": "a club answers for its player"})
+    assert fixed["answers_cover_gold"] == 0.0
+    assert fixed["answers_cover_gold_corrected"] == 1.0 and fixed["gold_defects"] == ["own-1"]
+    assert fixed["misses"][0]["id"] == "own-1"
+    (tmp_path / "bad.json").write_text("[1, 2]")
+    assert regeneration.main(["--gold_defects", str(tmp_path / "bad.json")]) is None
+    assert capsys.readouterr().err.startswith("error: ")

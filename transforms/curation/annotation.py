@@ -14,7 +14,7 @@ from transforms.core.config import setting
 from transforms.ingestion.articles import Article
 from transforms.curation.boundaries import fix_starts
 from transforms.curation.consistency import consistent_mentions
-from transforms.curation.compounds import numbered_name
+from transforms.curation.compounds import number_first_name, numbered_name
 from transforms.curation.entities import mark_span
 from transforms.curation.spans import drop_opening_dateline, repair_spans
 from transforms.curation.spacy_runtime import import_spacy
@@ -123,6 +123,8 @@ def _draft_from_doc(doc, entity_labels) -> _Draft:
     text = doc.text  # spaCy rebuilds Doc.text on every access
     mentions = []
     for ent in doc.ents:
+        if ent.label_ in ("CARDINAL", "MONEY") and ent.start_char not in sentence_chars:
+            mentions += _stage_name(doc, ent, text)    # "rapper 50 Cent"
         if ent.label_ not in labels:
             continue
         number_label = doc[ent.end].ent_type_ if ent.end < len(doc) else ""
@@ -133,6 +135,21 @@ def _draft_from_doc(doc, entity_labels) -> _Draft:
             mentions.append((s, e, lab))
     mentions = [Mention(s, e, text[s:e], lab) for s, e, lab in repair_spans(text, mentions)]
     return _Draft(text, len(tokens), sentences, mentions)
+
+
+def _stage_name(doc, ent, text) -> list:
+    """[(start, end, "PERSON")] for a name that opens with the number the model tagged
+    (`compounds.number_first_name`): the number alone with an untagged word after it, or
+    an amount that is number and name."""
+    span = number_first_name(text, ent.start_char, ent.label_,
+                             text[max(0, ent.start_char - 40):ent.start_char])
+    if span is None:
+        return []
+    if ent.label_ == "MONEY":
+        ok = ent.end_char - span[1] <= 2               # "50 Cent" or "50 Cent's"
+    else:
+        ok = ent.end < len(doc) and not doc[ent.end].ent_type_
+    return [(span[0], span[1], "PERSON")] if ok else []
 
 
 def _is_opening(toks) -> bool:
@@ -153,17 +170,14 @@ def finish_article(drafts) -> list:
     for d, found in zip(drafts, triples):
         mentions = [Mention(s, e, d.text[s:e], label)
                     for s, e, label in drop_opening_dateline(d.text, found)]
-        spans = [(m.start, m.end) for m in mentions]
+        covered = bytearray(len(d.text))      # 1 inside a mention: a word touches one
+        for m in mentions:                    # when one of its characters is covered
+            covered[m.start:m.end] = b"\x01" * (m.end - m.start)
         sentences = tuple(
-            Sentence(s, e, n, words, tuple(_touches(ws, spans) for ws in word_spans))
+            Sentence(s, e, n, words, tuple(1 in covered[ws:we] for ws, we in word_spans))
             for s, e, n, words, word_spans in d.sentences)
         out.append(Segment(d.text, d.n_tokens, sentences, tuple(mentions)))
     return out
-
-
-def _touches(word_span, spans) -> bool:
-    ws, we = word_span
-    return any(s < we and ws < e for s, e in spans)
 
 
 def load_spacy(config: AnnotateConfig):

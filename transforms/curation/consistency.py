@@ -9,25 +9,35 @@ An NER model tags a name in one sentence and misses it in the next; ReCoRD's spa
 - a person's surname alone is a mention of a person ("Ward" for "Kelli Ward");
 - a hyphen-joined pair whose two sides are entities of the article on their own is two
   mentions ("Los Angeles-San Francisco"), and so is a possessive pair ("Tom Wood's
-  Northampton");
+  Northampton") and two names glued together ("Malaga Benzema",
+  `compounds.split_glued_person`);
 - a name of several words is tagged whole at every occurrence, over the shorter mentions
   the model made inside it ("ADAC Formula 4", not "Formula" alone);
 - a demonym right before a name made with a number is part of it ("German Formula 4");
 - a known name is tagged before a lower-case hyphen tail ("U.S.-bound", "Bush-era") and
-  after a lower-case prefix ("pro-Trump"), never inside a hyphenated name.
+  after a lower-case prefix ("pro-Trump"), never inside a hyphenated name;
+- a name the model found only inside a lower-case compound ("Semitism" of
+  "anti-Semitism", "Semitic" of "anti-Semitic") is no mention: a name after a prefix
+  stays one only where the article names it on its own, or it is a country or a demonym
+  ("pro-Trump", "anti-American"; `inside_compound`);
+- never before a currency sign ("US" of "US$13");
+- person or not: a surname is a person's, a place or a club tagged PERSON is not
+  (person_labels.py).
 Not propagated: a one-word string that also appears in lower case in the article (a common
 word capitalised at a sentence start: "Drew up plans" / "drew"; an acronym is no such word:
 "US" is tagged though "us" is written), month and day names.
 Mentions are (start, end, label) triples, offsets inside their segment's text.
 """
 import collections
+import functools
 import re
 from typing import List, Sequence, Tuple
 
 from transforms.curation.countries import country_of
+from transforms.curation.person_labels import settle_person_labels
 from transforms.curation.entities import HYPHEN_PREFIXES
-from transforms.curation.compounds import ends_in_number, split_hyphen_pair, \
-    split_possessive_pair
+from transforms.curation.compounds import ends_in_number, split_glued_person, \
+    split_hyphen_pair, split_possessive_pair
 
 Triple = Tuple[int, int, str]
 
@@ -40,14 +50,36 @@ NEVER_PROPAGATED = frozenset({
 })
 
 
-def majority_labels(texts: Sequence[str], mention_lists) -> dict:
+def label_counts(texts: Sequence[str], mention_lists) -> dict:
     counts = collections.defaultdict(collections.Counter)
     for text, mentions in zip(texts, mention_lists):
         for s, e, label in mentions:
             counts[text[s:e]][label] += 1
+    return counts
+
+
+def majority_labels(texts: Sequence[str], mention_lists) -> dict:
+    counts = label_counts(texts, mention_lists)
     rank = {lab: i for i, lab in enumerate(LABEL_ORDER)}
     return {name: min(c.items(), key=lambda kv: (-kv[1], rank.get(kv[0], 99), kv[0]))[0]
             for name, c in counts.items()}
+
+
+def inside_compound(text: str, start: int) -> bool:
+    """A mention at `start` right after a lower-case prefix and a hyphen ("anti-")."""
+    if text[start - 1:start] != "-":
+        return False
+    m = re.search(r"(?<![\w-])([a-z]+)-$", text[max(0, start - 12):start])
+    return bool(m) and m.group(1) in HYPHEN_PREFIXES
+
+
+def drop_compound_names(texts: Sequence[str], mention_lists) -> list:
+    """The mentions without the names found only inside a lower-case compound."""
+    alone = {t[s:e] for t, ms in zip(texts, mention_lists) for s, e, _ in ms
+             if not inside_compound(t, s)}
+    return [[(s, e, lab) for s, e, lab in ms
+             if not inside_compound(t, s) or t[s:e] in alone or country_of(t[s:e])]
+            for t, ms in zip(texts, mention_lists)]
 
 
 def propagatable(name: str, lower_words: set) -> bool:
@@ -65,8 +97,19 @@ def is_acronym(name: str) -> bool:
 
 def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple]]:
     """The mentions of each segment of one article after the rules above, sorted."""
+    mention_lists = drop_compound_names(texts, mention_lists)
     known = {t[s:e] for t, ms in zip(texts, mention_lists) for s, e, _ in ms}
     countries = {k for k in known if country_of(k)}
+    tagged = collections.defaultdict(set)
+    seen = collections.Counter()
+    adjacent = set()
+    for t, ms in zip(texts, mention_lists):
+        for s, e, label in ms:
+            tagged[t[s:e]].add(label)
+            seen[t[s:e]] += 1
+        ordered = sorted(ms)
+        adjacent |= {(t[a:b], t[c:d]) for (a, b, _), (c, d, _) in zip(ordered, ordered[1:])
+                     if t[b:c] == " "}
     split_lists = []
     for text, mentions in zip(texts, mention_lists):
         out = []
@@ -76,7 +119,9 @@ def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple
                 pieces = split_hyphen_pair(text, s, e,
                                            others | countries | _country_words(text[s:e]))
             else:
-                pieces = split_possessive_pair(text, s, e, others | countries)
+                pieces = [q for a, b in split_possessive_pair(text, s, e, others | countries)
+                          for q in split_glued_person(text, a, b, label, tagged, seen,
+                                                       adjacent)]
             out += [(a, b, label) for a, b in pieces]
         split_lists.append(out)
     labels = majority_labels(texts, split_lists)
@@ -85,6 +130,7 @@ def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple
         if len(surname) >= 3 and surname[0].isupper() and surname not in labels \
                 and surname.strip(".").lower() not in ("jr", "sr", "ii", "iii", "iv"):
             labels[surname] = "PERSON"   # "Ward" for "Kelli Ward"
+    labels = settle_person_labels(labels)
     lower_words = {w for t in texts for w in re.findall(r"\b[a-z][a-z'’-]*\b", t)}
     names = sorted((n for n in labels if propagatable(n, lower_words)),
                    key=lambda n: (-len(n), n))
@@ -96,10 +142,7 @@ def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple
         for name in names:     # longest first
             if name not in text:
                 continue
-            # not inside a word ("O'Neill" has no "Neill"); after an opening quote, yes
-            pattern = (r"(?<![\w#@])(?<!\w['’])" + re.escape(name)
-                       + r"(?![\w]|-(?![a-z]))")
-            for m in re.finditer(pattern, text):
+            for m in _name_pattern(name).finditer(text):
                 if not after_hyphen_prefix(text, m.start()):
                     continue
                 inside = whole_name_over(current, m.start(), m.end(), " " in name)
@@ -119,6 +162,16 @@ def after_hyphen_prefix(text: str, start: int) -> bool:
         return True
     m = re.search(r"(?<![\w-])([a-z]+)-$", text[max(0, start - 12):start])
     return bool(m) and m.group(1) in HYPHEN_PREFIXES
+
+
+@functools.lru_cache(maxsize=8192)
+def _name_pattern(name: str):
+    """A known name, not inside a word ("O'Neill" has no "Neill"); after an opening quote,
+    yes; not before a currency sign or a hyphen that does not open a lower-case word.
+    Compiled once per name (re's own cache holds 512 patterns; an article has dozens of
+    names and a corpus thousands)."""
+    return re.compile(r"(?<![\w#@])(?<!\w['’])" + re.escape(name)
+                      + r"(?![\w$€£¥]|-(?![a-z]))")
 
 
 def whole_name_over(current: dict, start: int, end: int, several_words: bool):

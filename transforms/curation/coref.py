@@ -14,12 +14,23 @@ replace it: anything that maps a list of mentions to one cluster key per mention
 - a title used alone links to the titled name ("the Pope" -> "Pope Francis");
 - an acronym links to the name it abbreviates ("NBA" -> "National Basketball Association");
 - an organisation's one-word short form links to its name ("United" -> "Manchester
-  United"), never a generic word ("University");
+  United"), never a generic word ("University"), but an institution's head noun written
+  alone with a capital links to the one name of the article it ends ("the Commission" ->
+  "European Commission"); a name written with abbreviated words links to the name ("Man
+  Utd" -> "Manchester United"); a club is called by the name after its abbreviation
+  ("Milan" -> "AC Milan", whatever label NER gave "Milan");
 - a misspelled variant links to the name (Levenshtein distance 1, rapidfuzz): names of two
   or more words where the edit falls in a word of five or more letters ("Everado Custodio"
   / "Everardo Custodio", but not "Mark Kelly" / "Mary Kelly"), or surnames of six or
   more letters;
-- an alias that fits two different entities links to neither;
+- an alias that fits two different entities links to neither, and its cluster key says so
+  (`variants.is_ambiguous`: no answer set can be exactly its entity);
+- name forms (`variants.py`): middle names left out ("Julianne Di Palma" / "Julianne
+  Michelle Di Palma"), a hyphenated given name's first part ("Ava" -> "Ava-Jayne
+  Corless"), an acronym of a name with its suffix ("EWG" -> "Environmental Working
+  Group"), never an acronym as a longer name's short form ("IPTV" / "IPTV World Forum"),
+  a country's name that ends a person's full name is a surname ("Jordan" -> "Louis
+  Jordan");
 - never across genders (`gender.py`): a mention may carry a cue (a third item, "m" or "f",
   from the title or kinship noun before it: "Mrs Phillips", "his wife June"); a lone
   surname with a cue is its own node ("phillips#f"), and no link joins a name whose
@@ -35,8 +46,13 @@ from rapidfuzz.distance import Levenshtein
 
 from transforms.curation.countries import country_of
 from transforms.curation.gender import agreed, compatible, given_name_gender
-from transforms.curation.names import (GENERIC_ORG_WORDS, ORG_SUFFIXES, ROYAL_TITLES,
-                                       TITLE_ABBREVIATIONS, TITLE_NOUNS, TITLE_PARTS)
+from transforms.curation.names import (CAPITALS_ONLY_TITLES, GENERIC_ORG_WORDS, ORG_SUFFIXES,
+                                       ROYAL_TITLES, TITLE_ABBREVIATIONS, TITLE_NOUNS,
+                                       TITLE_PARTS)
+from transforms.curation.variants import (AMBIGUOUS, club_tail, given_name_parts,
+                                          is_abbreviated_name, is_institution_head,
+                                          is_middle_name_variant, person_surnames,
+                                          written_as_acronym)
 
 # kept for callers that list titles; normalise_name reads the tables in names.py
 TITLES = TITLE_ABBREVIATIONS | TITLE_NOUNS | ROYAL_TITLES
@@ -72,7 +88,9 @@ def _words(text: str) -> list:
     return [w for w in words if w]
 
 
-def _is_title(word: str, label) -> bool:
+def _is_title(word: str, label, capitals=frozenset()) -> bool:
+    if word in CAPITALS_ONLY_TITLES and word not in capitals:
+        return False              # "Di Palma" is a name, "DI Palma" a title and a name
     if word in TITLE_ABBREVIATIONS or (label is None and word == "miss"):
         return True
     return label in PERSON_LABELS and (word in TITLE_NOUNS or word in ROYAL_TITLES)
@@ -85,11 +103,12 @@ def normalise_name(text: str, label=None, suffixes: bool = True) -> str:
     name with a word in it ('Pope' -> 'pope'); an organisation's legal or club suffix is
     dropped ('Liverpool FC' -> 'liverpool') unless `suffixes` is False."""
     words = _words(text)
+    capitals = {w.strip(".,").lower() for w in text.split() if w.strip(".,").isupper()}
     while len(words) > 1 and words[0] == "the":
         words = words[1:]
-    while len(words) > 1 and (_is_title(words[0], label) or (
+    while len(words) > 1 and (_is_title(words[0], label, capitals) or (
             label in PERSON_LABELS and words[0] in TITLE_PARTS and len(words) > 2
-            and _is_title(words[1], label))):
+            and _is_title(words[1], label, capitals))):
         if words[1] in ("of", "-"):
             break                     # "Duchess of Cambridge" is a name, not a title
         words = words[1:]
@@ -178,7 +197,7 @@ def _is_place(label) -> bool:
     return label in PLACE_LABELS
 
 
-def _trailing_targets(name: str, distinct, top: dict) -> set:
+def _trailing_targets(name: str, distinct, top: dict, root=lambda n: n) -> set:
     """A name links to the longest other name of the article it ends with ("Gran
     Colombia" -> "Colombia", as ReCoRD's answers link them; "Pittsburgh Steelers" ->
     "Steelers", even where a small model tags the short form a person), a place only to
@@ -188,11 +207,12 @@ def _trailing_targets(name: str, distinct, top: dict) -> set:
     for tail in trailing_names(name):
         if top[name] in PERSON_LABELS and " " not in tail:
             continue      # a surname: the name-part rule links it, or finds it ambiguous
-        if any(n != name and n.endswith(" " + tail) for n in known):
+        if any(root(n) != root(name) and n.endswith(" " + tail) for n in known):
             continue      # two names end with it ("Jane Smith", "John Smith"): neither
         code = country_of(tail)
         key = "country:" + code if code and "country:" + code in known else tail
-        if key in known and _is_place(top.get(key)) == _is_place(top[name]):
+        if key in known and (_is_place(top.get(key)) == _is_place(top[name])
+                             or tail == club_tail(name)):
             return {key}
     return set()
 
@@ -205,17 +225,25 @@ class RuleBasedResolver:
         raw_first = collections.defaultdict(set)    # name -> first raw words (titles)
         cues = collections.defaultdict(list)        # name -> gender cues of its mentions
         names = []
+        surnames = person_surnames(normalise_name(m[0], m[1]) for m in mentions
+                                   if m[1] in PERSON_LABELS)
+        unsuffixed = collections.defaultdict(set)   # name -> its forms with the suffix
+        acronym = collections.defaultdict(bool)     # name -> written in capitals
+        written = collections.defaultdict(set)      # name -> its raw last words
         for mention in mentions:
             text, label = mention[0], mention[1]
             cue = mention[2] if len(mention) > 2 else None
             name = normalise_name(text, label)
             code = country_of(text) if label not in PERSON_LABELS else None
-            if code and name:
+            if code and name and name not in surnames:
                 name = "country:" + code
             elif name and cue and " " not in name and label not in GROUP_LABELS:
                 name = f"{name}#{cue}"            # "Mrs Phillips": not "Mr Phillips"
             names.append(name)
             if name:
+                unsuffixed[name].add(normalise_name(text, label, suffixes=False))
+                acronym[name] |= written_as_acronym(text)
+                written[name].add(text.split()[-1] if text.split() else "")
                 labels[name][label] += 1
                 cues[name].append(cue)
                 first = _words(text)
@@ -240,25 +268,36 @@ class RuleBasedResolver:
                         and is_typo_of(base[a], base[b]):
                     uf.union(a, b)
         multi = [n for n in plain if " " in n]
+        for name in multi:          # middle names left out: one person
+            longer = [b for b in multi if person[name] and person[b]
+                      and is_middle_name_variant(base[name], base[b])
+                      and compatible(gender[name], gender[b])]
+            if len(longer) == 1:
+                uf.union(name, longer[0])
         for name in multi:          # before the aliases, so they see one entity
-            for target in _trailing_targets(name, distinct, top):
+            for target in _trailing_targets(name, distinct, top, uf.find):
                 if compatible(gender[name], gender.get(target)):
                     uf.union(name, target)
         surnames = {}
         for full in multi:
             if person[full]:
                 surnames.setdefault(full.split()[-1], set()).add(uf.find(full))
+        ambiguous = set()
         for name in plain:
             alias = base[name]
             targets = set()
             for full in multi:
                 if full == name:
                     continue
-                if is_acronym_of(alias, full) or (
-                        person[full] and not group[name] and is_name_part(alias, full)
+                if any(is_acronym_of(alias, f) for f in unsuffixed[full] | {full}) or (
+                        person[full] and not group[name]
+                        and (is_name_part(alias, full) or alias in given_name_parts(full))
                         and compatible(gender[name], gender[full])) or (
-                        org[name] and org[full] and not person[full]
-                        and is_short_form(alias, full)):
+                        org[name] and org[full] and not person[full] and not acronym[name]
+                        and (is_short_form(alias, full)
+                             or is_institution_head(alias, full, written[name]))) or (
+                        not group[name] and compatible(gender[name], gender[full])
+                        and is_abbreviated_name(alias, full)):
                     targets.add(uf.find(full))
             if " " not in alias and alias in ROYAL_TITLES | TITLE_NOUNS:
                 targets |= {uf.find(n) for n in plain if n != name and alias in raw_first[n]}
@@ -272,7 +311,11 @@ class RuleBasedResolver:
             # exactly one antecedent: link; none or several (ambiguous): stand alone
             if len(targets) == 1:
                 uf.union(name, targets.pop())
-        return [uf.find(n) if n else f"#empty{i}" for i, n in enumerate(names)]
+            elif len(targets) > 1:
+                ambiguous.add(name)
+        unclear = {uf.find(n) for n in ambiguous}
+        return [(AMBIGUOUS * (uf.find(n) in unclear) + uf.find(n)) if n else f"#empty{i}"
+                for i, n in enumerate(names)]
 
 
 def _keep_suffix_off_people(mentions, names, labels, cues, raw_first) -> list:

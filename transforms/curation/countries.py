@@ -223,3 +223,26 @@ def country_of(name: str):
     if key.startswith("the "):
         return table.get(key[4:])
     return None
+
+
+@functools.lru_cache(maxsize=1)
+def _demonyms() -> frozenset:
+    return frozenset(_key(form) for _, demonyms in TABLE.values() for d in demonyms
+                     for form in _plurals(d))
+
+
+def is_demonym(name: str) -> bool:
+    """'Russian', 'Russians', 'Kenyan': a demonym of the table, not a country's name."""
+    return _key(name) in _demonyms()
+
+
+@functools.lru_cache(maxsize=1)
+def _subdivisions() -> frozenset:
+    import pycountry
+    return frozenset(_key(s.name) for s in pycountry.subdivisions if "," not in s.name)
+
+
+def is_known_place(name: str) -> bool:
+    """A country, its alias, or an ISO 3166-2 subdivision (pycountry: "Kent",
+    "Manchester", "Florida", "Madrid")."""
+    return bool(country_of(name)) or _key(name) in _subdivisions()

@@ -5,8 +5,9 @@ ReCoRD's spans (AllenNLP NER, CoNLL-2003 conventions) differ from spaCy's raw on
   (0 of ~2,000 real spans start with Mr, Mrs or Dr); the title stays in the text;
 - no leading "the" or "a", no leading bullet, quote or dash; no trailing possessive;
 - "Caracas" and "Venezuela" for "Caracas, Venezuela": a comma list is several entities,
-  and so is a pair joined by a spaced dash ("Sauber - Ferrari") or a hyphen-joined pair of
-  names known on their own ("Los Angeles-San Francisco");
+  and so is a pair joined by a spaced dash ("Sauber - Ferrari"), a bullet list
+  ("Minnesota • Iceland • Nigeria") or a hyphen-joined pair of names known on their own
+  ("Los Angeles-San Francisco");
 - nothing trailing: no score ("Palace 2-1"), ordinal ("Perez 15th"), lower-case word
   ("Sheffield Eagles at"), unbalanced bracket, or text after a colon or a spaced dash
   ("Tian Tian - whose");
@@ -20,8 +21,10 @@ import re
 from typing import List, Optional, Tuple
 
 from transforms.curation.compounds import split_at_preposition, split_hyphen_pair  # noqa: F401
-from transforms.curation.names import ROLE_TITLES, ROYAL_TITLES, TITLE_ABBREVIATIONS, \
-    TITLE_NOUNS, TITLE_PARTS
+from transforms.curation.countries import country_of
+from transforms.curation.gender import given_name_gender
+from transforms.curation.names import CAPITALS_ONLY_TITLES, ROLE_TITLES, ROYAL_TITLES, \
+    TITLE_ABBREVIATIONS, TITLE_NOUNS, TITLE_PARTS
 
 Span = Tuple[int, int, str]   # start, end (exclusive), label
 
@@ -34,7 +37,7 @@ HYPHEN_PREFIXES = frozenset({"anti", "pro", "ex", "post", "pre", "neo", "non", "
                              "former", "all", "pan", "trans", "un", "semi", "co", "self"})
 _LEADING_JUNK = "•·*>|-–—~\"'‘’“”«»([{,;:./\\ "
 _TRAILING_JUNK = "•·*|-–—~\"'‘“”«»([{,;:/\\ "
-_DASH = re.compile(r"\s+(?:-{1,2}|–|—)\s+")
+_DASH = re.compile(r"\s+(?:-{1,2}|–|—)\s+|\s*[•·|]\s*")   # a dash pair, a bullet list
 _COMMA = re.compile(r",\s+")
 _SCORE = re.compile(r"^(?:\d+-\d+|\d+(?:st|nd|rd|th)|\d+[:.]\d+(?:[:.]\d+)?|\(\d+\))$")
 _POSSESSIVE = ("'s", "’s", "'", "’")
@@ -85,6 +88,8 @@ def is_title_run(words: List[str], label: str) -> int:
     n, seen_title = 0, False
     for i, w in enumerate(words[:-1]):
         key = w.strip(".,").lower().replace("’", "'")
+        if key in CAPITALS_ONLY_TITLES and not w.strip(".,").isupper():
+            break                     # "Di Palma", not "DI Palma"
         if key in TITLE_ABBREVIATIONS or (label == PERSON and key in TITLE_NOUNS):
             n, seen_title = i + 1, True
         elif label == PERSON and key in TITLE_PARTS:
@@ -97,9 +102,15 @@ def is_title_run(words: List[str], label: str) -> int:
 
 def strip_title(text: str, start: int, end: int, label: str) -> Tuple[int, int, str]:
     """The span without its leading title; a span that had an abbreviated title (Mr, Dr)
-    names a person whatever spaCy's label."""
+    names a person whatever spaCy's label, and so does a span another label got that is a
+    person's title and name (`titled_person`: "Secretary of State Rex Tillerson" tagged
+    ORG)."""
     words = _words(text, start, end)
     k = is_title_run([text[s:e] for s, e in words], label)
+    if not k:
+        k = _title_into_span(text, start, [text[s:e] for s, e in words])
+        if k:                 # "Secretary of " + "State Rex Tillerson" (ORG), "President
+            return words[k][0], end, PERSON      # Donald Trump" (GPE)
     if not k or k >= len(words):
         return start, end, label
     first = text[words[k][0]:words[k][1]]
@@ -109,6 +120,39 @@ def strip_title(text: str, start: int, end: int, label: str) -> Tuple[int, int, 
     return words[k][0], end, (PERSON if abbreviated else label)
 
 
+_WORDS_BEFORE = re.compile(r"((?:[A-Za-z][\w.'’]* ){1,3})$")
+
+
+def _title_into_span(text: str, start: int, words: List[str]) -> int:
+    """How many leading words of a span finish a person's title (`titled_person`) that
+    may have begun in the words right before it, where the model cut the span inside the
+    title: "Secretary of " + "State Rex Tillerson" -> 1; 0 when none."""
+    m = _WORDS_BEFORE.search(text, max(0, start - 40), start)
+    before = m.group(1).split() if m else []
+    for j in range(len(before) + 1):
+        head = before[j:]
+        k = titled_person(head + words) - len(head)
+        if k > 0:
+            return k
+    return 0
+
+
+def titled_person(words: List[str]) -> int:
+    """How many leading words are a person's title when a model tagged title and name as
+    something else ("Secretary of State Rex Tillerson" ORG, "President Donald Trump"
+    GPE): a title of two words or more ("Secretary of State", "Prime Minister", "Attorney
+    General"), or one word title before a given name the name lists know ("President
+    Donald Trump"), then a name of two capitalised words or more; else 0. "General
+    Motors", "Major League Baseball" and "Captain America" keep their names."""
+    k = is_title_run(words, PERSON)
+    rest = [w.strip(".,") for w in words[k:]]
+    if not k or len(rest) < 2 or not all(_CAP.match(w[:1]) for w in rest):
+        return 0
+    if k >= 2 and any(w.strip(".,").lower() in TITLE_NOUNS for w in words[:k]):
+        return k
+    return k if given_name_gender(" ".join(rest).lower()) else 0
+
+
 def _strip_leading(text: str, start: int, end: int, at_sentence_start: bool) -> int:
     while True:
         words = _words(text, start, end)
@@ -116,8 +160,9 @@ def _strip_leading(text: str, start: int, end: int, at_sentence_start: bool) -> 
             break
         w = text[words[0][0]:words[0][1]]
         lw = w.lower()
-        if lw in ("the", "a", "an") and (w[0].islower() or at_sentence_start):
-            start = words[1][0]
+        if lw in ("the", "a", "an") and (w[0].islower() or at_sentence_start or (
+                lw == "the" and country_of(text[words[1][0]:end]))):
+            start = words[1][0]       # "(The United States should)": the country
         elif w.islower() and lw not in PARTICLES and not re.match(
                 r"^(?:%s)-" % "|".join(sorted(PARTICLES)), lw):
             start = words[1][0]

@@ -120,6 +120,12 @@ def given_name_gender(name: str) -> Optional[str]:
     return None
 
 
+def is_given_name(word: str) -> bool:
+    """A given name of the lists ("steve", "victoria"), for one sex or the other."""
+    w = word.strip(".'").lower()
+    return w in MALE_NAMES or w in FEMALE_NAMES
+
+
 def agreed(cues: Iterable[Optional[str]]) -> Optional[str]:
     """One gender when every known cue agrees, else None (none known, or a conflict)."""
     known = {c for c in cues if c}

@@ -24,12 +24,15 @@ TITLE_NOUNS = frozenset({
     "chief", "coach", "manager", "boss", "reverend", "father", "pastor", "rabbi", "imam",
     "bishop", "archbishop", "cardinal", "sheriff", "deputy", "agent", "trooper", "corporal",
     "private", "commissioner", "ambassador", "councillor", "councilman", "councilwoman",
-    "dean", "chairman", "chairwoman", "spokesman", "spokeswoman", "striker", "midfielder",
+    "chairman", "chairwoman", "spokesman", "spokeswoman", "striker", "midfielder",
     "defender", "goalkeeper", "winger", "forward", "skipper", "actress", "actor", "singer",
     "star", "rapper", "model", "presenter", "host", "designer", "vet", "veterinarian",
     "lawyer", "attorney", "solicitor", "barrister", "nurse", "midwife", "pilot", "pc", "dc",
     "ds", "di", "dci", "fr", "hon", "pres", "amb", "comm",
 })
+# Police ranks written as capitals only ("DI Jane Smith", "PC Lee"): the same letters
+# written as a word open a name ("Roberto Di Matteo", "Julianne Di Palma").
+CAPITALS_ONLY_TITLES = frozenset({"pc", "dc", "ds", "di", "dci", "dcs", "dsu"})
 # Words a multi-word title is made of ("Prime Minister", "Vice President", "Secretary of
 # State", "Attorney General", "Home Secretary").
 TITLE_PARTS = frozenset({
@@ -78,3 +81,20 @@ GENERIC_ORG_WORDS = frozenset({
     "federation", "board", "trust", "authority", "fund", "organisation", "organization",
     "the", "of", "and", "for", "new", "royal", "first", "general", "world", "global", "team",
 })
+# Club abbreviations a club's name opens with ("AC Milan", "FC Porto", "SC Freiburg"): the
+# club is called by the rest of its name, even where NER tags that rest a place ("Milan").
+CLUB_PREFIXES = frozenset({"ac", "fc", "afc", "sc", "cf", "sv", "vfb", "vfl", "fk"})
+# Head nouns of an institution's name that, written alone with a capital ("the
+# Commission", "the Court"), stand for the one institution of the article with that head
+# ("European Commission"); never a place's or a medium's head ("the City", "the Times").
+INSTITUTION_HEADS = frozenset({
+    "commission", "committee", "council", "court", "agency", "association", "federation",
+    "foundation", "institute", "university", "college", "party", "ministry", "department",
+    "authority", "board", "bank", "league", "assembly", "parliament", "congress",
+    "tribunal", "bureau", "corporation", "museum", "hospital", "church", "academy",
+    "organisation", "organization", "inquiry", "regulator",
+})
+# Words that end a club's name and no person's ("Manchester United", "Blackburn Rovers",
+# "Glasgow Rangers"); alone, they stand for the club ("United", "Rangers").
+CLUB_WORDS = frozenset({"united", "city", "town", "rovers", "athletic", "wanderers",
+                        "albion", "rangers", "hotspur", "orient", "argyle", "villa"})

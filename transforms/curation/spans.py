@@ -5,11 +5,15 @@ document-level consistency (consistency.py), and `drop_opening_dateline` after i
 
 - a name the model cut at a plural possessive is one name: "Kurdistan Workers" + "Party"
   -> "Kurdistan Workers' Party", "Blackburn Magistrates' Court" (ReCoRD's spans);
+- a country glued to a lower-case hyphen tail is a mention even where the model missed
+  it: "U.S." in "U.S.-based" (`country_tail_mentions`);
 - a number glued to a name is not part of it: "Chism,17" (an age after a comma, no
   space) -> "Chism", "New Year 2011" -> "New Year" (a year after a name);
 - a lower-case word joined by a hyphen ends no name: "U.S.-bound" -> "U.S.",
   "George W. Bush-era" -> "George W. Bush" (and consistency.py tags a known name there);
 - a preposition that opens a sentence opens no name: "Near Simferopol" -> "Simferopol";
+- a currency's country prefix is no mention: "US" in "US$13 million", "HK" in "HK$327m"
+  (a span right before a currency sign, `before_currency`);
 - the web platforms news stories name as sources ("on Facebook", "her Twitter page") are
   organisations wherever they are written, as in ReCoRD's spans; the small NER model
   misses them in about half their occurrences (`PLATFORMS`);
@@ -19,6 +23,8 @@ document-level consistency (consistency.py), and `drop_opening_dateline` after i
 """
 import re
 from typing import List, Tuple
+
+from transforms.curation.countries import country_of, is_demonym
 
 Triple = Tuple[int, int, str]
 
@@ -39,10 +45,13 @@ JOINED_AFTER_ORG = frozenset({"GPE", "PRODUCT"})
 
 def joins(text: str, left: Triple, right: Triple) -> bool:
     """Two adjacent mentions that are one name: only "s' " between them ("Workers'
-    Party"), or an organisation and, after one space, a place or a product."""
+    Party"), an organisation and, after one space, a place or a product, or two person
+    names one space apart ("Agnieszka" + "Radwanska": a given name and a surname)."""
     gap = text[left[1]:right[0]]
     if text[left[1] - 1:left[1]] == "s" and _PLURAL_POSSESSIVE.fullmatch(gap) \
             and text[right[0]:right[0] + 1].isupper():
+        return True
+    if gap == " " and left[2] == right[2] == "PERSON":
         return True
     return gap == " " and left[2] == "ORG" and right[2] in JOINED_AFTER_ORG
 
@@ -89,9 +98,34 @@ def platform_mentions(text: str, mentions: List[Triple]) -> List[Triple]:
             if not any(s < m.end() and m.start() < e for s, e, _ in mentions)]
 
 
+CURRENCY_SIGNS = "$€£¥"
+
+
+def before_currency(text: str, end: int) -> bool:
+    """A span ending right before a currency sign is a currency's prefix ("US$13")."""
+    return text[end:end + 1] in tuple(CURRENCY_SIGNS)
+
+
+_COUNTRY_BEFORE_TAIL = re.compile(r"(?<![\w.'’-])([A-Z][\w.]*(?: [A-Z][\w.]*)?)-[a-z]{3,}")
+
+
+def country_tail_mentions(text: str, mentions: List[Triple]) -> List[Triple]:
+    """A country (or its demonym) glued to a lower-case hyphen tail ("U.S.-based",
+    "UK-led", "Saudi-backed") is a mention where the model marked none: ReCoRD marks
+    "U.S." in "a U.S.-bound passenger flight"."""
+    out = []
+    for m in _COUNTRY_BEFORE_TAIL.finditer(text):
+        s, e = m.span(1)
+        if country_of(m.group(1)) and not any(a < e and s < b for a, b, _ in mentions):
+            out.append((s, e, "NORP" if is_demonym(m.group(1)) else "GPE"))
+    return out
+
+
 def repair_spans(text: str, mentions: List[Triple]) -> List[Triple]:
     """The segment's mentions with the repairs above (empty spans dropped)."""
-    mentions = list(mentions) + platform_mentions(text, mentions)
+    mentions = [m for m in mentions if not before_currency(text, m[1])]
+    mentions = mentions + platform_mentions(text, mentions)
+    mentions = mentions + country_tail_mentions(text, mentions)
     out = []
     for s, e, label in join_plural_possessive(text, mentions):
         s = strip_opening_preposition(text, s, e)

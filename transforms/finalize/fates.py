@@ -2,10 +2,17 @@
 
 One row per input article or record, from generate's `DIR/articles` (where it stopped, or
 its candidates), joined by article_id (CoGroupByKey; a call holds one article) with the
-queries the adversary kept, the queries released and their split, and the finalize
-rejections of its queries. Where it stopped contributing:
-- generate's stage and reason (no candidate), else
-- `adversary` / `all_queries_answered` when none of its candidates was kept, else
+queries the filter kept, the queries released and their split, and the rejections of its
+queries: the filter's (DIR/filtered/rejected: `adversary`, `release`) and finalize's,
+each counted per (step, reason) (CombinePerKey, so memory holds counts, not rows). Where
+it stopped contributing:
+- generate's stage and reason (no candidate), else, when none of its candidates was kept,
+  the last filter step that rejected its queries (`filter_stopped_at`):
+  `adversary` / `all_queries_answered` when the adversary answered every one of them;
+  else that step's most frequent reason (`release` / `sibling_query` when the release
+  rules removed what the adversary left, `adversary` / `dropped_for_balance`, ...); with
+  no filter rejection for it (DIR/filtered/rejected absent or stale) `adversarial_filter`
+  / `none_kept`; else
 - the last finalize step that rejected its queries (dedupe, human_validation, split) with
   that step's most frequent reason, when none was released;
 - otherwise no stage: `released` queries in `split`.
@@ -13,7 +20,8 @@ Each row also names the article's near-duplicate cluster (`near_dup_cluster`, th
 cluster's smallest article id; null without a near-duplicate); generate's signature
 (`minhash`) is not carried into the table. `source_file` is relative to the input root
 (relative.py: the deepest folder holding every input file), so no local path is published.
-Counts under `articles.*` let the stage check the table against the funnel.
+Counts under `articles.*` let the stage check the table against the funnel
+(`filter_rejected`: the filter's rejected rows joined to an article).
 """
 import apache_beam as beam
 
@@ -23,6 +31,9 @@ from transforms.finalize.relative import InputRoot, released_fate
 
 STEP = "articles"
 FINALIZE_STEPS = ("dedupe", "human_validation", "split")
+FILTER_STEPS = ("adversary", "release")              # adversarial_filter's, in order
+ANSWERED = "answered_by_adversary"
+FILTER_COLUMNS = ["stage", "reason", "article_id"]
 
 
 class ReleasedFn(beam.CombineFn):
@@ -77,13 +88,34 @@ def stopped_at(rejections: dict):
     return "finalize", "unaccounted"
 
 
+def _filter_order(step: str) -> tuple:
+    return (FILTER_STEPS.index(step), "") if step in FILTER_STEPS else (len(FILTER_STEPS), step)
+
+
+def filter_stopped_at(rejections: dict):
+    """(step, reason) of an article the filter kept no query of: its last filter step with
+    rejections (a step it has not heard of counts after `release`) and that step's most
+    frequent reason (ties: the first name); `all_queries_answered` when every rejection is
+    the adversary's answer; `adversarial_filter` / `none_kept` without a filter rejection."""
+    steps = {s for s, _ in rejections if s not in FINALIZE_STEPS}
+    if not steps:
+        return "adversarial_filter", "none_kept"
+    step = max(steps, key=_filter_order)
+    reasons = {r: n for (s, r), n in rejections.items() if s == step}
+    if step == "adversary" and set(reasons) == {ANSWERED}:
+        return step, "all_queries_answered"
+    return step, min(reasons, key=lambda r: (-reasons[r], r))
+
+
 def fate(row: dict, kept: int, released: int, split, rejections: dict) -> dict:
-    """The release-side fate of the article's contributing row (one that had candidates)."""
+    """The release-side fate of the article's contributing row (one that had candidates);
+    `rejections`: {(step, reason): n} of the filter's and finalize's rejected rows."""
     out = dict(row, kept=kept, released=released, split=split if released else None)
     if released:
         out.update(stage=None, reason=None)
     elif not kept:
-        out.update(stage="adversary", reason="all_queries_answered")
+        step, reason = filter_stopped_at(rejections)
+        out.update(stage=step, reason=reason)
     else:
         step, reason = stopped_at(rejections)
         out.update(stage=step, reason=reason)
@@ -107,6 +139,9 @@ class FateFn(GroupStepFn):
         released, split = (parts["released"] or [(0, None)])[0]
         rejections = (parts["rejected"] or [{}])[0]
         yield from self.group_size(sum(len(v) for v in parts.values()))
+        filtered = sum(n for (s, _), n in rejections.items() if s not in FINALIZE_STEPS)
+        if filtered:
+            yield Count(STEP, "filter_rejected", filtered)
         contributor = rows[0] if rows and rows[0].get("stage") is None else None
         if contributor is None and (kept or released):
             yield Count(STEP, "kept_without_fate", kept)
@@ -154,9 +189,22 @@ class NoIdFateFn(GroupStepFn):
         yield self.emit(out)
 
 
+def read_filter_rejected(p, filtered: str, present: bool = True):
+    """The filter's rejected rows (DIR/filtered/rejected: stage, reason, article_id);
+    `present=False` where that folder has no file (the driver looks, so the graph builds
+    without reading: dry runs stay offline)."""
+    from transforms.core import io_utils
+    if not present:
+        return p | "NoFilterRejected" >> beam.Create([])
+    return p | "ReadFilterRejected" >> beam.io.ReadFromParquet(
+        io_utils.join(filtered, "rejected", "*.parquet"), columns=FILTER_COLUMNS,
+        validate=False)
+
+
 class ArticleFates(beam.PTransform):
-    """(generate fates, kept rows, released rows, finalize rejected rows[, (article_id,
-    near-duplicate cluster key)]) -> {"main": fate rows, "counts"}."""
+    """(generate fates, kept rows, released rows, rejected rows (the filter's and
+    finalize's)[, (article_id, near-duplicate cluster key)]) -> {"main": fate rows,
+    "counts"}."""
 
     def expand(self, inputs):
         fates, kept, released, rejected = inputs[:4]

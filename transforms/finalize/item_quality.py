@@ -24,7 +24,7 @@ RECORD_FLAGS = {
     "source": "ReCoRD samples in record_format (allennlp_models_record.json, SuperGLUE "
               "train/val lines), python -m benchmarks.item_flags",
     "queries": 11, "passages": 5,
-    "only_entity_of_label": 1, "answer_in_query": 2, "copied_context": 0,
+    "only_entity_of_label": 0, "answer_in_query": 2, "copied_context": 0,
     "incomplete_answers": 1, "sibling": 5, "caption_like": 0, "promotion_line": 1,
 }
 #: the same flags over 123 real ReCoRD dev queries: the official ReCoRD explorer's examples
@@ -36,7 +36,7 @@ RECORD_DEV_FLAGS = {
     "source": "the official ReCoRD explorer's 123 dev examples (github:sheng-z/ReCoRD-explorer "
               "dataset/examples.json), python -m benchmarks.item_flags",
     "queries": 123, "passages": 122,
-    "only_entity_of_label": 17, "answer_in_query": 16, "copied_context": 0,
+    "only_entity_of_label": 13, "answer_in_query": 16, "copied_context": 0,
     "incomplete_answers": 9, "sibling": None, "caption_like": 0, "promotion_line": 4,
 }
 FLAG_NAMES = {

@@ -98,6 +98,17 @@ def build_stats(flat, figures, shards, exported, upstream, meta, hardness=None) 
     }, dist, shard_files
 
 
+def filter_rejected_problems(stages: dict, fates: dict) -> list:
+    """The filter's rejected rows the fates joined (`articles.filter_rejected`, counted when
+    DIR/filtered/rejected has rows) must be the rejections of the filter's funnel."""
+    joined = fates.get("filter_rejected")
+    want = sum(a["rejected"] for a in stages.values() if a.get("job") == "adversarial_filter")
+    if joined is None or joined == want:
+        return []
+    return [f"article fates: {joined} rejected rows of DIR/filtered/rejected name an article, "
+            f"the filter's funnel rejected {want} (is DIR/filtered/rejected stale?)"]
+
+
 def problems(stats: dict, kept_rows: int, partial_validation: bool, group_rounds: int) -> list:
     """Why the stage must not publish this output (empty: it may)."""
     out = list(stats["funnel"]["gaps"])
@@ -130,6 +141,7 @@ def problems(stats: dict, kept_rows: int, partial_validation: bool, group_rounds
         if want is not None and fates.get(key, 0) != want:
             out.append(f"article fates: {key} queries add up to {fates.get(key, 0)}, "
                        f"the funnel says {want}")
+    out += filter_rejected_problems(stages, fates)
     for s in SPLITS:
         n = stats["table1"][s]["queries"]
         for what, got in (("shards", stats["shards"][s]["rows"]),

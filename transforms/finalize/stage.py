@@ -56,11 +56,12 @@ def project(row: dict) -> dict:
     return {name: row[name] for name in _ROW_COLUMNS}
 
 
-def graph(p, config: FinalizeConfig, source=None, scored=True):
+def graph(p, config: FinalizeConfig, source=None, scored=True, filter_rejected=True):
     """The finalize graph on `p` (writes under `<output>.tmp`); nothing is read while it is
     built, so it serves dry runs. `source`: the verdicts' (kind, pattern) as `run` found
-    them, else the contract's `<validated>/*.parquet`; `scored`: whether the filter's
-    scored/ folder has files (`run` looks; the hardness report reads it)."""
+    them, else the contract's `<validated>/*.parquet`; `scored`, `filter_rejected`: whether
+    the filter's scored/ and rejected/ folders have files (`run` looks; the hardness report
+    reads scored/, the article fates rejected/)."""
     import apache_beam as beam
     from transforms.core.accounting import COUNTS, REJECTED
     from transforms.core.schema import ARTICLE_FATE_SCHEMA, REJECTED_SCHEMA
@@ -68,7 +69,7 @@ def graph(p, config: FinalizeConfig, source=None, scored=True):
     from transforms.finalize.dataset_stats import Table1
     from transforms.finalize.dedupe import DropDuplicateQueries
     from transforms.finalize.export_writer import PassageFn, WriteExports
-    from transforms.finalize.fates import ArticleFates
+    from transforms.finalize.fates import ArticleFates, read_filter_rejected
     from transforms.finalize.grouping import GroupArticles
     from transforms.finalize.hardness import Hardness, read_scored
     from transforms.finalize.item_quality import item_flag_counts
@@ -114,7 +115,9 @@ def graph(p, config: FinalizeConfig, source=None, scored=True):
     rejected | "WriteRejected" >> WriteSortedShards(
         io_utils.join(out, "rejected"), ("rejected",), s.shard_rows, schema=REJECTED_SCHEMA,
         key_columns=tuple(REJECTED_SCHEMA.names))
-    fates = (fate_rows, kept, released, rejected, clusters[0]) | "ArticleFates" >> ArticleFates()
+    dropped = ((read_filter_rejected(p, paths.filtered, filter_rejected), rejected)
+               | "FilterAndFinalizeRejected" >> beam.Flatten())
+    fates = (fate_rows, kept, released, dropped, clusters[0]) | "ArticleFates" >> ArticleFates()
     fates["main"] | "WriteArticleFates" >> WriteSortedShards(
         io_utils.join(out, "articles"), ("articles",), s.shard_rows,
         schema=ARTICLE_FATE_SCHEMA, key_columns=tuple(ARTICLE_FATE_SCHEMA.names))
@@ -196,12 +199,13 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     log.info("finalize: %d kept queries from %s -> %s", kept["rows"], paths.filtered,
              paths.output)
     display = Display(NAME, ("dedupe", "queries", kept["rows"]), {"split": "released"})
-    scored = bool(io_utils.glob(io_utils.join(paths.filtered, "scored", "*.parquet")))
+    scored, dropped = (bool(io_utils.glob(io_utils.join(paths.filtered, folder, "*.parquet")))
+                       for folder in ("scored", "rejected"))
     # a half-written tmp is removed however the command ends (a full disk wants its space)
     forget = on_exit(lambda: [files.remove_quietly(t) for t in (tmp, private) if t])
     try:
-        seconds = run_pipeline(NAME, lambda p: graph(p, config, source, scored), runtime,
-                               display=display)
+        seconds = run_pipeline(NAME, lambda p: graph(p, config, source, scored, dropped),
+                               runtime, display=display, size=kept["rows"])
     except BaseException:
         files.remove_quietly(tmp)
         forget()

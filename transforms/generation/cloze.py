@@ -1,12 +1,15 @@
 """Cloze query generation (paper section 3.2, step 4): one query per entity mention of a
 kept sentence, the mention replaced by `@placeholder`; its answers are every passage
-mention coreferent with it."""
+mention coreferent with it. A mention coreference found ambiguous (a surname two full
+names of the article end with: "Jordan" beside "Frank Jordan" and "Louis Jordan") gives
+no query (`ambiguous_name`): no answer set would be exactly its entity."""
 from dataclasses import dataclass
 
 from transforms.core.config import setting
 from transforms.core.hashing import fold_of
 from transforms.generation.passages import CandidateSentence, Passage
 from transforms.core.schema import rejected_row
+from transforms.curation.variants import is_ambiguous
 
 STAGE = "query"
 PLACEHOLDER = "@placeholder"
@@ -51,6 +54,8 @@ def queries_for_sentence(passage: Passage, sentence: CandidateSentence, shared: 
         answers = answers_for(passage, m.cluster)
         if PLACEHOLDER in sentence.text:
             reason = "placeholder_in_text"
+        elif is_ambiguous(m.cluster):
+            reason = "ambiguous_name"
         elif not answers:
             reason = "no_answer_in_passage"
         else:

@@ -15,12 +15,17 @@ What a worker clicks, drawn from (seed, worker, query) and so the same every run
   workers err independently; a = 1: all give the same answer. Either way p holds;
 - `unsure`: the chance a wrong answer is ticked "not obvious";
 - on the judgement page: "needs more" when the model's answer is not their own.
+With `exact_accuracy`, whether an answer is right is no draw but `ExactSchedule`: at each
+answer position (a query's 1st, 2nd, 3rd answer), round(p x queries) answers are right,
+spread evenly over the queries (and over each class of their earlier answers); agreement
+then only picks the entity (the query's common pick or the worker's own).
 The truth is one record per answer posted (`right` as the simulator meant it).
 """
 import dataclasses
 import html
 import http.client
 import json
+import math
 import random
 import re
 import urllib.parse
@@ -45,6 +50,9 @@ class SimConfig:
                                     "(0: independent errors; 1: identical answers)")
     unsure: float = setting(0.5, "chance a wrong answer is ticked 'not obvious'")
     seed: int = setting(0, "seed of every draw")
+    exact_accuracy: bool = setting(False, "realise --accuracy exactly: at each answer position "
+                                          "round(p x queries) answers are right, spread evenly "
+                                          "over a hash order of the queries (not drawn)")
 
     def check(self) -> "SimConfig":
         for name in ("accuracy", "agreement", "unsure"):
@@ -69,8 +77,38 @@ def candidates(spans: dict, references: list) -> tuple:
     return right, wrong
 
 
-def choose(cfg: SimConfig, worker: str, query_id: str, spans: dict, references: list) -> tuple:
-    """((start, end, text), right, unsure) of one simulated click."""
+class ExactSchedule:
+    """Right or wrong by (answer position, query), exact over the population of queries:
+    at position k the queries are ordered by their earlier answers (right or wrong at
+    positions 0..k-1), then by a hash salted by (seed, k), and are right by a Beatty
+    sequence along that order: any first m of it hold floor(m p + c) - floor(c) right
+    answers (c in [0, 1) from the seed), within 1 of m p; so are all N, and each class of
+    earlier answers (a block of the order) holds p of right answers within 2. Human
+    filtering keeps a query by its deciding answers, so the held-out answers of the
+    queries it keeps are still right p of the time, not p plus that class's luck; the
+    stages after it choose without seeing answers, so a released n of the N deviates from
+    p as a draw without replacement (sd below sqrt(p(1-p)/n x (N-n)/(N-1))), not as n
+    coin flips."""
+
+    def __init__(self, cfg: SimConfig, query_ids):
+        self.cfg, self.ids, self.ranks = cfg, sorted(set(query_ids)), {}
+
+    def right(self, position: int, query_id: str) -> bool:
+        if position not in self.ranks:
+            salt = "\x00".join(map(str, (self.cfg.seed, "order", position)))
+            order = sorted(self.ids, key=lambda q: (
+                [self.right(k, q) for k in range(position)],
+                stable_hash(salt + "\x00" + q, "simulate"), q))
+            self.ranks[position] = {q: r for r, q in enumerate(order)}
+        r, p = self.ranks[position][query_id], self.cfg.accuracy
+        c = _rng(self.cfg.seed, "offset", position).random()
+        return math.floor((r + 1) * p + c) > math.floor(r * p + c)
+
+
+def choose(cfg: SimConfig, worker: str, query_id: str, spans: dict, references: list,
+           scheduled: bool | None = None) -> tuple:
+    """((start, end, text), right, unsure) of one simulated click; `scheduled`: whether it is
+    right by `ExactSchedule` (None: drawn with chance `accuracy`)."""
     right, wrong = candidates(spans, references)
     if not right and not wrong:
         raise UserError("query %s: the page has no entity to click" % query_id)
@@ -79,8 +117,12 @@ def choose(cfg: SimConfig, worker: str, query_id: str, spans: dict, references: 
                                       mine.random(), mine.random())
     common_right, common_pick = common.random() < cfg.accuracy, common.random()
     is_right, u = (common_right, common_pick) if follow else (own_right, pick)
+    if scheduled is not None:
+        is_right = scheduled
     if not wrong:
         is_right = True
+    if not right:
+        is_right = False
     pool = right if is_right and right else wrong
     entity = pool[min(int(u * len(pool)), len(pool) - 1)]
     return entity, is_right, (not is_right) and doubt < cfg.unsure
@@ -117,8 +159,12 @@ def _form(page: str) -> dict:
     return {html.unescape(k): html.unescape(v) for k, v in _INPUT.findall(page)}
 
 
-def worker_turns(client: Client, name: str, token: str, refs: dict, cfg: SimConfig):
-    """A worker's session: yields the truth records of each HIT it answers, HIT by HIT."""
+def worker_turns(client: Client, name: str, token: str, refs: dict, cfg: SimConfig,
+                 posted=None, schedule: ExactSchedule | None = None):
+    """A worker's session: yields the truth records of each HIT it answers, HIT by HIT.
+    `posted`: {query id: answers posted so far} shared by the workers (the next answer's
+    position, for `schedule`)."""
+    posted = {} if posted is None else posted
     status, location, body = client.request("GET", "/next?" + urllib.parse.urlencode(
         {"token": token}))
     while status == 303 and location.startswith("/hit/"):
@@ -129,8 +175,9 @@ def worker_turns(client: Client, name: str, token: str, refs: dict, cfg: SimConf
         done = []
         for sfx, section in _TASK.findall(page):
             qid = given["query_id" + sfx]
+            due = schedule.right(posted.get(qid, 0), qid) if schedule else None
             (start, end, text), right, unsure = choose(cfg, name, qid, H.entity_spans(section),
-                                                       refs[qid])
+                                                       refs[qid], due)
             form.update({"query_id" + sfx: qid, "answer" + sfx: text,
                          "answer_start" + sfx: str(start), "answer_end" + sfx: str(end),
                          "feedback" + sfx: "not obvious, I guessed" if unsure else ""})
@@ -144,8 +191,10 @@ def worker_turns(client: Client, name: str, token: str, refs: dict, cfg: SimConf
         if "/model?" in location:
             location = _judge(client, location, done)
         firsts = {}                    # a short last HIT repeats its tasks: one record each
-        yield [firsts.setdefault(r["query_id"], r) for r in done
-               if r["query_id"] not in firsts]
+        mine = [firsts.setdefault(r["query_id"], r) for r in done if r["query_id"] not in firsts]
+        for r in mine:
+            posted[r["query_id"]] = posted.get(r["query_id"], 0) + 1
+        yield mine
         status, location, body = client.request("GET", location)
     _expect(status, 200, "GET /next (end page)", body)
 
@@ -174,7 +223,9 @@ def run_study(base_url: str, hits_dir: str, workers: dict, cfg: SimConfig = SimC
     rows, manifest, _ = read_hits(hits_dir)
     refs = {row["query_id" + s]: json.loads(row["reference_answers" + s])
             for row in rows for s in H.slot_suffixes(manifest["per_hit"])}
-    sessions = [worker_turns(client, name, token, refs, cfg) for name, token in workers.items()]
+    posted, schedule = {}, ExactSchedule(cfg, refs) if cfg.exact_accuracy else None
+    sessions = [worker_turns(client, name, token, refs, cfg, posted, schedule)
+                for name, token in workers.items()]
     truth = []
     while sessions:
         for session in list(sessions):

@@ -1,0 +1,124 @@
+"""Forms of one name that coreference (coref.py) joins or keeps apart, beyond exact
+match. Pure functions over normalised names (`coref.normalise_name`: lower case, no
+title, no possessive); no Beam, no model.
+
+- a full name written with and without middle names is one person: "Julianne Di Palma"
+  / "Julianne Michelle Di Palma", "Frida Kahlo" / "Frida Kahlo de Rivera"
+  (`is_middle_name_variant`);
+- a hyphenated given name is called by its first part: "Ava" for "Ava-Jayne Corless"
+  (`given_name_parts`);
+- an acronym may leave out an organisation's legal or club suffix or not: "EWG" for
+  "Environmental Working Group" (coref.py compares the acronym with the name both with
+  and without its suffix);
+- an acronym written in capitals is never a short form of a longer name it opens or
+  ends: "IPTV" (a technology) is not "IPTV World Forum" (an event), "BBC" is not "BBC
+  Sport" (`written_as_acronym`);
+- a one-word name that is a country or a place and also ends a person's full name in the
+  article is that person's surname: "Jordan" for "Louis Jordan" (`person_surnames`);
+- a name written with abbreviated words is the name: "Man Utd" for "Manchester United"
+  (`is_abbreviated_name`: word for word, each word the same or a shortening of it);
+- a club is called by the name after its abbreviation: "Milan" for "AC Milan"
+  (`club_tail`), though NER tags the short form a place;
+- an institution's head noun written alone with a capital is the one institution of the
+  article with that head: "the Commission" for "European Commission" (`is_institution_head`);
+- a name an alias fits two or more entities of (a surname two full names end with: "Frank
+  Jordan" and "Louis Jordan") is left alone, and its cluster key says so
+  (`AMBIGUOUS`, `is_ambiguous`): no answer set can be exactly its entity.
+"""
+import re
+from typing import Iterable, Optional
+
+from transforms.curation.names import CLUB_PREFIXES, INSTITUTION_HEADS
+
+AMBIGUOUS = "ambiguous:"
+MIN_GIVEN_PART = 3
+
+
+def is_ambiguous(cluster_key: str) -> bool:
+    """The key of a name an alias fits several entities of ("Jordan" beside "Frank
+    Jordan" and "Louis Jordan")."""
+    return cluster_key.startswith(AMBIGUOUS)
+
+
+NAME_PARTICLES = frozenset({"de", "da", "di", "del", "della", "van", "von", "der", "den",
+                            "du", "la", "le", "bin", "ibn", "al", "el", "y"})
+
+
+def is_middle_name_variant(short: str, long: str) -> bool:
+    """'julianne di palma' is 'julianne michelle di palma' with the middle name left out:
+    both of two words or more, the same first word and the same last word, and the
+    shorter one's words in the longer one's order; or the longer one goes on with a
+    particle ('frida kahlo' / 'frida kahlo de rivera')."""
+    a, b = short.split(), long.split()
+    if len(a) < 2 or len(b) <= len(a) or a[0] != b[0]:
+        return False
+    if b[:len(a)] == a and b[len(a)] in NAME_PARTICLES:
+        return True
+    if a[-1] != b[-1]:
+        return False
+    it = iter(b)
+    return all(w in it for w in a)
+
+
+def given_name_parts(full: str) -> tuple:
+    """The parts of a hyphenated given name a person is called by: 'ava-jayne corless' ->
+    ('ava',); a part of fewer than three letters is none."""
+    words = full.split()
+    if len(words) < 2 or "-" not in words[0]:
+        return ()
+    first = words[0].split("-")[0]
+    return (first,) if len(first) >= MIN_GIVEN_PART else ()
+
+
+def written_as_acronym(text: str) -> bool:
+    """'IPTV', 'U.S.', 'BBC's': two or more capitals and nothing else but dots (and a
+    possessive)."""
+    core = re.sub(r"['’]s?$", "", text.strip()).replace(".", "")
+    return len(core) >= 2 and core.isalpha() and core.isupper()
+
+
+def person_surnames(names: Iterable[str]) -> set:
+    """The last words of the multi-word person names given ('louis jordan' -> 'jordan');
+    a name with "of" in it ends with a place, not a surname ('abdullah of jordan')."""
+    out = set()
+    for name in names:
+        words = name.split()
+        if len(words) >= 2 and "of" not in words:
+            out.add(words[-1])
+    return out
+
+
+MIN_SHORTENING = 2     # "Jon" is not a shortening of "John": at least two letters left out
+
+
+def _shortening(short: str, word: str) -> bool:
+    """'utd' of 'united', 'man' of 'manchester': the same first letter, the word's letters
+    in order, at least `MIN_SHORTENING` of them left out."""
+    if len(short) < 2 or short[0] != word[0] or len(word) - len(short) < MIN_SHORTENING:
+        return False
+    it = iter(word)
+    return all(c in it for c in short)
+
+
+def is_abbreviated_name(short: str, long: str) -> bool:
+    """'man utd' is 'manchester united' written short: as many words, each the same word
+    or a shortening of it, one at least shortened."""
+    a, b = short.split(), long.split()
+    if len(a) < 2 or len(a) != len(b) or a == b:
+        return False
+    return all(x == y or _shortening(x, y) for x, y in zip(a, b))
+
+
+def club_tail(name: str) -> Optional[str]:
+    """'ac milan' -> 'milan': the name a club is called by, after its abbreviation."""
+    words = name.split()
+    return " ".join(words[1:]) if len(words) >= 2 and words[0] in CLUB_PREFIXES else None
+
+
+def is_institution_head(alias: str, full: str, written: Iterable[str]) -> bool:
+    """'commission' stands for 'european commission': the last word of the name, an
+    institution's head noun (names.INSTITUTION_HEADS), written with a capital in one of
+    the alias's raw texts (`written`)."""
+    parts = full.split()
+    return (" " not in alias and len(parts) >= 2 and parts[-1] == alias
+            and alias in INSTITUTION_HEADS and any(w[:1].isupper() for w in written))
