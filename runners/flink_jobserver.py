@@ -1,6 +1,6 @@
 """Beam's Flink job server, fetched from Maven Central with Maven, and run for one build.
 
-    python -m runners.flink_jobserver [--flink_version 1.19] [--beam_version V]
+    python -m runners.flink_jobserver [--flink_version 1.19] [--beam_version V] [--offline]
 
 prints the job server jar to pass as `--flink_job_server_jar` (or one `error:` line and
 exit status 3 when Maven does not serve it). Maven caches what it fetched in ~/.m2, and this
@@ -70,11 +70,20 @@ def _answer(out: str) -> str:
     return out.strip().splitlines()[-1] if out.strip() else "no answer"
 
 
-def fetch(artifact: str, transitive: bool) -> None:
-    """`mvn dependency:get` (offline first: a cached artifact needs no network)."""
+class NotCached(RuntimeError):
+    """Offline: the artifact is not in Maven's local cache (nothing was asked)."""
+
+
+def fetch(artifact: str, transitive: bool, offline: bool = False) -> None:
+    """`mvn dependency:get` (offline first: a cached artifact needs no network; with
+    `offline`, only that)."""
     args = ["dependency:get", f"-Dartifact={artifact}", f"-Dtransitive={str(transitive).lower()}"]
     if _mvn(["-o", "-q", *args]).returncode == 0:
         return
+    if offline:
+        raise NotCached(f"{artifact} is not in Maven's local cache (~/.m2) and --offline "
+                        "asks the network nothing: run `python -m runners.flink_jobserver` "
+                        "once to fetch it")
     done = _mvn(["-U", *args])          # -U: ask again even if refused before
     if done.returncode != 0:
         out = done.stdout + done.stderr
@@ -136,8 +145,9 @@ def _resolved(where: pathlib.Path, jar: str = None, jars: list = ()):
         else None
 
 
-def job_server_jar(flink: str = DEFAULT_FLINK, beam: str = None) -> str:
-    """The path of a runnable Flink job server jar for Beam `beam` on Flink `flink`."""
+def job_server_jar(flink: str = DEFAULT_FLINK, beam: str = None, offline: bool = False) -> str:
+    """The path of a runnable Flink job server jar for Beam `beam` on Flink `flink`
+    (`offline`: from the caches only, never the network)."""
     beam = beam or beam_version()
     shaded = f"{GROUP}:beam-runners-flink-{flink}-job-server:{beam}"
     runner = f"{GROUP}:beam-runners-flink-{flink}:{beam}"
@@ -148,9 +158,9 @@ def job_server_jar(flink: str = DEFAULT_FLINK, beam: str = None) -> str:
     answers = []
     for artifact, transitive in ((shaded, False), (runner, True)):
         try:
-            fetch(artifact, transitive)
-        except NotServed as err:
-            answers.append(str(err))
+            fetch(artifact, transitive, offline)
+        except (NotServed, NotCached) as err:
+            answers.append(err)
             continue
         jars = classpath(artifact, transitive, where)
         if not transitive:
@@ -158,8 +168,11 @@ def job_server_jar(flink: str = DEFAULT_FLINK, beam: str = None) -> str:
         return _resolved(where, str(manifest_jar(jars, where / f"beam-runners-flink-{flink}-"
                                                         f"job-server-{beam}-assembled.jar")),
                          jars)
+    if any(isinstance(a, NotCached) for a in answers):
+        raise NotCached(f"Beam {beam}'s Flink {flink} job server is not cached: "
+                        + "; ".join(map(str, answers)))
     raise NotServed(f"Maven does not serve Beam {beam}'s Flink {flink} job server: "
-                    + "; ".join(answers))
+                    + "; ".join(map(str, answers)))
 
 
 # --- running one ------------------------------------------------------------------------
@@ -248,9 +261,11 @@ def main(argv=None):
     p.add_argument("--flink_version", default=DEFAULT_FLINK)
     p.add_argument("--beam_version", default=None,
                    help="Beam release of the job server (default: the installed Beam)")
+    p.add_argument("--offline", action="store_true",
+                   help="use only what an earlier call fetched (Maven's cache); ask no network")
     args = p.parse_args(argv)
     try:
-        print(job_server_jar(args.flink_version, args.beam_version))
+        print(job_server_jar(args.flink_version, args.beam_version, args.offline))
     except NotServed as err:
         print(f"error: {err}", file=sys.stderr)
         raise SystemExit(3) from None

@@ -29,23 +29,25 @@ FALLBACK_BEAM = "2.62.0"
 
 @pytest.fixture(scope="module")
 def pinned():
-    """`python -m runners.flink_jobserver`: the installed Beam's job server, asked once."""
-    return subprocess.run([sys.executable, "-m", "runners.flink_jobserver"], cwd=REPO,
-                          capture_output=True, text=True, timeout=600)
+    """`python -m runners.flink_jobserver --offline`: the installed Beam's job server from
+    the caches CI's set-up filled (tests send nothing beyond 127.0.0.1)."""
+    return subprocess.run([sys.executable, "-m", "runners.flink_jobserver", "--offline"],
+                          cwd=REPO, capture_output=True, text=True, timeout=600)
 
 
 @pytest.fixture(scope="module")
 def jar(pinned):
-    """The pinned job server when Maven serves it, else FALLBACK_BEAM's (cached: Maven is
-    asked nothing once it was found, so a network failure cannot fail these tests)."""
+    """The pinned job server when cached, else FALLBACK_BEAM's (`.ci/run` fetched what
+    Maven serves; these tests ask the network nothing)."""
     if pinned.returncode == 0:
         return pinned.stdout.strip()
     try:
-        return js.job_server_jar(js.DEFAULT_FLINK, FALLBACK_BEAM)
+        return js.job_server_jar(js.DEFAULT_FLINK, FALLBACK_BEAM, offline=True)
     except js.NotServed as fallback:
         pytest.skip(f"Maven serves no Flink job server: {pinned.stderr.strip()}; {fallback}")
-    except RuntimeError as unreachable:       # no Maven installed, or no network
-        pytest.skip(f"no Flink job server: {unreachable}")
+    except RuntimeError as missing:       # not cached, or no Maven installed
+        pytest.skip(f"no Flink job server cached (run `python -m runners.flink_jobserver "
+                    f"--beam_version {FALLBACK_BEAM}` first, as .ci/run does): {missing}")
 
 
 def _files(folder) -> dict:
@@ -80,26 +82,36 @@ def _java_children() -> list:
     return found
 
 
-def test_the_pinned_job_server_is_fetched_or_maven_answer_is_one_line(pinned):
-    done = pinned
-    if done.returncode == 0:
-        assert done.stdout.strip().endswith(".jar") and os.path.exists(done.stdout.strip())
+#: What Maven printed on 2026-11-26 for the pinned job server (`mvn -B -U dependency:get`).
+MAVEN_NOT_FOUND = """[INFO] Resolving org.apache.beam:beam-runners-flink-1.19-job-server:jar:2.77.0
+[ERROR] Failed to execute goal org.apache.maven.plugins:maven-dependency-plugin:2.8:get \
+(default-cli) on project standalone-pom: Couldn't download artifact: Could not find artifact \
+org.apache.beam:beam-runners-flink-1.19-job-server:jar:2.77.0 in central \
+(https://repo.maven.apache.org/maven2) -> [Help 1]
+[ERROR] \n[ERROR] Try downloading the file manually from the project website.
+"""
+
+
+@pytest.mark.fast
+def test_maven_not_serving_the_job_server_is_one_line_without_the_repository_address():
+    answer = js._answer(MAVEN_NOT_FOUND)
+    assert answer.startswith("Couldn't download artifact: Could not find artifact "
+                             "org.apache.beam:beam-runners-flink-1.19-job-server:jar:2.77.0")
+    assert "http" not in answer and "\n" not in answer and "Help" not in answer
+    assert js.NOT_SERVED.search(MAVEN_NOT_FOUND)
+
+
+def test_the_pinned_job_server_is_cached_or_its_absence_is_one_line(pinned):
+    if pinned.returncode == 0:
+        assert pinned.stdout.strip().endswith(".jar") and os.path.exists(pinned.stdout.strip())
         return
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1, lines
+    lines = pinned.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), lines
     if lines[0].startswith("error: Maven (mvn) is not installed"):
         pytest.skip(lines[0])
-    if done.returncode == 1:        # Maven unreachable (no network): its reason, one line
-        assert lines[0].startswith("error: `mvn -B -U dependency:get") and "Could not" in \
-            lines[0], lines
-        return
-    assert done.returncode == 3, done.stderr
     from apache_beam.version import __version__
-    assert lines[0].startswith(f"error: Maven does not serve Beam {__version__}'s Flink "
-                               f"{js.DEFAULT_FLINK} job server: `mvn -B -U dependency:get "
-                               f"-Dartifact=org.apache.beam:beam-runners-flink-"
-                               f"{js.DEFAULT_FLINK}-job-server:{__version__}")
-    assert "Could not find artifact" in lines[0] and "http" not in lines[0]
+    assert f"Beam {__version__}'s Flink {js.DEFAULT_FLINK} job server" in lines[0], lines
+    assert "http" not in lines[0]
 
 
 def test_a_job_server_found_once_needs_no_maven_again(pinned, jar, tmp_path):
