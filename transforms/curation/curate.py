@@ -12,8 +12,10 @@ import time
 
 import apache_beam as beam
 
-from transforms.core.accounting import COUNTS, REJECTED, Count, StepFn, accounted, merged, reject
+from transforms.core.accounting import (COUNTS, REJECTED, Count, RuleStep, StepFn, accounted,
+                                        merged, reject)
 from transforms.core.hashing import short_digest
+from transforms.core.rules import is_rejected
 from transforms.curation.annotation import AnnotateConfig, Annotator
 from transforms.curation.clean import CleanConfig, clean_article
 from transforms.curation.spacy_runtime import freeze_long_lived
@@ -23,7 +25,9 @@ PUBLIC = "public"
 _WORDS = re.compile(r"\w+")
 
 
-class CleanFn(StepFn):
+class CleanFn(RuleStep):
+    """The cleaned article (clean.py: its rule tables, `CLEANING_RULES`), or its
+    rejection; the lines and pieces dropped are counted by reason."""
     step = "clean"
 
     def __init__(self, config: CleanConfig):
@@ -34,10 +38,7 @@ class CleanFn(StepFn):
         result = clean_article(article, self.config, dropped)
         for reason, n in sorted(dropped.items()):
             yield Count(self.step, f"pieces_dropped.{reason}", n)
-        if isinstance(result, dict):
-            yield reject(**result)
-        else:
-            yield result
+        yield self.rejected(result, article) if is_rejected(result) else result
 
 
 def content_key(article) -> str:
