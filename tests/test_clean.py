@@ -355,3 +355,38 @@ def test_highlight_rules():
         "highlight_fragment"
     assert first_rejection(HIGHLIGHT_RULES, "Manchester", Bullets(False)) is None  # all short
     assert first_rejection(HIGHLIGHT_RULES, "Chelsea won it", Bullets(True)) is None
+
+
+def test_the_worked_example_of_docs_pipeline_md(monkeypatch):
+    # docs/pipeline.md, "Adding a rule": one table entry is all clean needs to drop a piece
+    # (counted by reason) and to reject an article
+    import collections
+    import dataclasses
+    import re
+    from transforms.core.config import setting
+    from transforms.core.rules import first_rejection
+    from transforms.curation import clean
+    photo_credit = re.compile(r"\(?(?:Photo|Picture|Image)s?(?: credit)?: [^.()]{1,60}\)?")
+    monkeypatch.setattr(clean, "PIECE_RULES", clean.PIECE_RULES + (Rule(
+        "not_photo_credit", "photo_credit",
+        lambda piece, ctx, c: not photo_credit.fullmatch(piece.strip())),))
+    assert first_rejection(clean.PIECE_RULES, "Photo: Getty Images",
+                           clean.Piece("reuters")).reason == "photo_credit"
+    assert first_rejection(clean.PIECE_RULES, "The photo: a 1962 print, sold for $2,000.",
+                           clean.Piece("reuters")) is None
+    dropped = collections.Counter()
+    got = clean_article(art(["Photo: Getty Images", "A paragraph of news."], source="reuters"),
+                        dropped=dropped)
+    assert got.paragraphs == ("A paragraph of news.",) and dropped["photo_credit"] == 1
+
+    @dataclasses.dataclass(frozen=True)
+    class Config(CleanConfig):
+        min_paragraphs: int = setting(1, "paragraphs a cleaned article needs")
+    monkeypatch.setattr(clean, "CLEANED_RULES", clean.CLEANED_RULES + (Rule(
+        "min_paragraphs", "under_{min_paragraphs}_paragraphs",
+        lambda a, ctx, c: len(a.paragraphs) >= c.min_paragraphs
+        or (False, f"{len(a.paragraphs)} paragraphs")),))
+    one = art(["A single paragraph of news."], ("A highlight of it.",))
+    why = clean_article(one, Config(min_paragraphs=2))
+    assert (why.reason, why.detail) == ("under_2_paragraphs", "1 paragraphs")
+    assert clean_article(one, Config()).paragraphs == ("A single paragraph of news.",)
