@@ -7,7 +7,8 @@ import sys
 # (`python -m beam_pipelines.<x>` or a `record-*` console script), SIGINT and SIGTERM are blocked before any
 # import can start a thread, so that every thread inherits the block. The other commands
 # (validate, evaluate, preview, human_validation) keep Python's KeyboardInterrupt.
-_WATCHED = {"generate", "train_folds", "adversarial_filter", "finalize", "build", "publish"}
+_WATCHED = {"generate", "train_folds", "adversarial_filter", "finalize", "build", "publish",
+            "audit"}
 
 
 def _command() -> str:

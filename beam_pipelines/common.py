@@ -183,10 +183,25 @@ def _watch_workers(command: str):
     def hook(args):
         line = worker_lost_line(CURRENT["stage"] or command, str(args.exc_value))
         if line is None:
+            if _channel_broken(args):
+                # the runner's gRPC reader of a worker that died: the worker's own thread
+                # raises next, and that gives the one line
+                logging.getLogger(__name__).debug("worker data channel closed: %s",
+                                                  args.exc_value)
+                return None
             return previous(args)
         _abort(line, 1)
 
     threading.excepthook = hook
+
+
+def _channel_broken(args) -> bool:
+    """A thread exception that only says a worker's gRPC stream ended (the runner's
+    `read_grpc_client_inputs` and `beam_control_read` threads raise grpc's RpcError when
+    the worker process is gone)."""
+    name = getattr(args.thread, "name", "") or ""
+    return (name in ("read_grpc_client_inputs", "beam_control_read")
+            and type(args.exc_value).__module__.split(".")[0] == "grpc")
 
 
 STOPS = {signal.SIGINT, signal.SIGTERM}

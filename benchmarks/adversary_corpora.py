@@ -14,6 +14,7 @@ Nothing here is copied into the repository: the JSON lines go where --output say
 import argparse
 import json
 import pathlib
+import re
 
 from benchmarks.corpus import corpus_dir, real_inputs
 from benchmarks.hf_layout import sentences_of
@@ -21,9 +22,40 @@ from benchmarks.hf_layout import sentences_of
 TOPICS = ("business", "entertainment", "politics", "sport", "tech")
 
 
+# a prose paragraph ends as a sentence does; a BBC subheading ("Arsenal win 4-2 on
+# penalties") or match-fact line ("Griffin Park", "1945 GMT") does not
+_PROSE_END = re.compile(r"[.!?:;][\"'’”)\]]*$")
+_ELLIPSIS_END = re.compile(r"(?:\.\.\.|…)[\"'’”]?$")
+
+
+MAX_HEADING_WORDS = 16     # as fragments.MAX_HEADLINE_WORDS
+
+
+def is_heading(paragraph: str) -> bool:
+    """A short paragraph with no sentence end: a subheading or a fact line, never a
+    sentence (joined to the next paragraph it would glue a title onto a sentence)."""
+    return (len(paragraph.split()) <= MAX_HEADING_WORDS
+            and not _PROSE_END.search(paragraph.strip()))
+
+
+def lead_sentences(paragraph: str) -> list:
+    """The paragraph's sentences; an ellipsis inside a name or a quote never ends one
+    ("ITV1's I'm a Celebrity... Get Me Out of Here drew ...")."""
+    out = []
+    for piece in sentences_of(paragraph):
+        if out and _ELLIPSIS_END.search(out[-1]):
+            out[-1] += " " + piece
+        else:
+            out.append(piece)
+    return out
+
+
 def bbc_row(path: pathlib.Path) -> dict:
-    """One BBC text file -> {"id", "source", "article", "highlights"}: title and first
-    sentence as highlights, the rest of the body as the article (None when too short)."""
+    """One BBC text file -> {"id", "source", "article", "highlights"}: the title and the
+    first sentence of the first prose paragraph as highlights, the rest of the body as the
+    article (None when too short). Headings and fact lines (`is_heading`) are left out:
+    they are not sentences, and run together with the next paragraph they gave
+    highlights such as "Arsenal win 4-2 on penalties The Spanish goalkeeper saved ..."."""
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8")
@@ -31,14 +63,14 @@ def bbc_row(path: pathlib.Path) -> dict:
         text = raw.decode("cp1252")
     title, _, body = text.strip().partition("\n")
     paragraphs = [" ".join(p.split()) for p in body.strip().split("\n\n") if p.strip()]
-    sents = sentences_of(" ".join(paragraphs))
-    if len(sents) < 6:
+    paragraphs = [p for p in paragraphs if not is_heading(p)]
+    if not paragraphs or len(sentences_of(" ".join(paragraphs))) < 6:
         return None
-    first = sents[0]
-    rest = "\n\n".join(paragraphs)
-    rest = rest[rest.find(first) + len(first):].strip() if first in rest else " ".join(sents[1:])
+    lead = lead_sentences(paragraphs[0])
+    first = lead[0]
+    rest = [" ".join(lead[1:])] + paragraphs[1:]
     return {"id": f"bbc-{path.parent.name}-{path.stem}", "source": "bbc",
-            "article": rest, "highlights": [title.strip(), first]}
+            "article": "\n\n".join(p for p in rest if p), "highlights": [title.strip(), first]}
 
 
 def bbc_rows(per_topic: int, root=None) -> list:

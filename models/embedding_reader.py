@@ -6,6 +6,10 @@ Each candidate is put in the placeholder; the filled query is embedded and compa
 query, and the reader predicts the best-scoring candidate (ties: first mention). It reads
 both the query and the passage, unlike the partial-input baselines, and it was never
 fitted to this data, unlike the adversary.
+
+A reader is any object with `encode(texts) -> rows` (one L2-normalised row per text);
+`passage_predictions` scores all the queries of one passage with one `encode` call, which
+is how finalize runs it (through RunInference, `models/reader_handler.py`).
 """
 import numpy as np
 
@@ -50,6 +54,8 @@ class SentenceEncoder:
             torch.set_num_threads(before)
         return np.stack(out) if out else np.zeros((0, 0), dtype=np.float32)
 
+    encode = __call__
+
 
 def passage_sentences(passage: str) -> list:
     return [passage[s:e].strip() for s, e in sentence_spans(passage) if passage[s:e].strip()]
@@ -84,3 +90,54 @@ def similarity_scores(row: dict, encode, sentences=None) -> tuple:
 def predict(row: dict, encode, sentences=None) -> str:
     cands, scores = similarity_scores(row, encode, sentences)
     return cands[int(np.argmax(scores))].text               # ties: first candidate
+
+
+def passage_plan(rows: list) -> tuple:
+    """(texts, plan) for the queries of one passage: the passage's sentences first, then
+    each distinct query filled with each of its candidates (a text is encoded once however
+    many queries hold it); plan[i] is None for a row that cannot be scored, else (its
+    candidates, the index in `texts` of each filled query, the sentences' indices)."""
+    index, texts = {}, []
+
+    def at(text):
+        if text not in index:
+            index[text] = len(texts)
+            texts.append(text)
+        return index[text]
+    sentences = [at(t) for t in passage_sentences(rows[0]["passage"])] if rows else []
+    plan = []
+    for row in rows:
+        try:
+            query, cands = check_query(row), candidates(row)
+        except ValueError:
+            plan.append(None)
+            continue
+        if not cands or not sentences:
+            plan.append(None)
+            continue
+        plan.append((cands, [at(query.replace(PLACEHOLDER, c.text)) for c in cands], sentences))
+    return texts, plan
+
+
+def predictions_from(vectors: np.ndarray, plan: list) -> list:
+    """The predicted text per planned row (None: not scorable), as `predict` scores it: the
+    candidate whose filled query has the best cosine with a passage sentence (ties: first)."""
+    out = []
+    for item in plan:
+        if item is None:
+            out.append(None)
+            continue
+        cands, queries, sentences = item
+        scores = (vectors[queries] @ vectors[sentences].T).max(axis=1)
+        out.append(cands[int(np.argmax(scores))].text)
+    return out
+
+
+def passage_predictions(rows: list, encode) -> list:
+    """`predict` for several queries of one passage (same passage text), with one `encode`
+    call over the passage's sentences and every filled query: encodings are shared across
+    the passage's queries and batched across them. None for a row that cannot be scored."""
+    texts, plan = passage_plan(rows)
+    if not any(p is not None for p in plan):
+        return [None] * len(rows)
+    return predictions_from(encode(texts), plan)

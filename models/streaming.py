@@ -94,6 +94,7 @@ class FoldStream:
         self.meter = meter or Meter()
         self.require_answer = not held_out
         self.counts = self._count()
+        self._kept = None
 
     def _rows(self, read_rows: int) -> Iterator[list]:
         """Usable rows only, in stream order, at most `cap` rows read (usable or not)."""
@@ -125,11 +126,24 @@ class FoldStream:
         return ([r["example"] for r in batch],
                 [torch.tensor(r["gold"], dtype=torch.bool) for r in batch])
 
+    def _epoch_rows(self, read_rows: int) -> Iterator[list]:
+        """`_rows`, read and decoded once when the whole side fits in the buffer with a read
+        to spare: an epoch then depends only on the set of rows (it is a permutation of them
+        in id order), so later epochs replay the rows kept instead of reading them again.
+        The rows kept are the buffer's own (never more than `capacity`)."""
+        if self.counts.rows + read_rows > self.capacity:
+            return self._rows(read_rows)
+        if self._kept is None:
+            self._kept = [r for rows in self._rows(read_rows) for r in rows]
+            self.meter.hold(len(self._kept))
+        kept = self._kept
+        return (kept[i:i + read_rows] for i in range(0, len(kept), read_rows))
+
     def epoch(self, batch_size: int, gen: torch.Generator):
         """Training: one epoch of shuffled (examples, golds) batches."""
         read_rows = read_size(self.capacity, batch_size)
-        for batch in shuffled_batches(lambda: self._rows(read_rows), self.capacity, read_rows,
-                                      batch_size, gen, self.meter):
+        for batch in shuffled_batches(lambda: self._epoch_rows(read_rows), self.capacity,
+                                      read_rows, batch_size, gen, self.meter):
             yield self._pair(batch)
 
     def in_order(self, batch_size: int = 64):

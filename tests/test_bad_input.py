@@ -30,19 +30,28 @@ def messy_corpus(corpus_dir, tmp_path_factory):
     (d / "latin1.story").write_bytes("Caf\u00e9 cr\u00e8me\n\n@highlight\n\nx".encode("latin-1"))
     (d / "binary.story").write_bytes(bytes(range(256)) * 4)
     (d / "huge.story").write_text(("word " * 1_000_000) + "\n\n@highlight\n\nA bullet\n")
-    # dirty but usable: NULs past the first 8 KB, and CR / CRLF mixed
-    story = (corpus_dir / "cnn_stories" / f"{GOOD[2]}.story").read_text()
-    dirty = ("Filler paragraph. " * 500) + "\n\n" + story.replace("\n\n", "\r\n\r\n", 3)
-    (d / "dirty.story").write_bytes(dirty.replace("the ", "the\x00 ", 5).encode())
-    # a story whose rest yields no candidate sentence (passage only)
+    # dirty but usable: NULs past the first 8 KB (after a filler paragraph that follows the
+    # story's opening, so the passage's first part keeps its entities), CR / CRLF mixed
+    story = (corpus_dir / "cnn_stories" / f"{GOOD[2]}.story").read_text().split("\n\n")
+    rest = "\n\n".join(story[5:]).replace("\n\n", "\r\n\r\n", 3).replace("the ", "the\x00 ", 5)
+    dirty = "\n\n".join(story[:5] + ["Filler paragraph. " * 500, rest])
+    (d / "dirty.story").write_bytes(dirty.encode())
+    # a story whose rest yields no candidate sentence (passage only): one paragraph of
+    # distinct sentences, the passage's whole first part
     (d / "passage-only.story").write_text(
-        "Officials in London said the Thames Barrier closed on Monday as the storm moved "
-        "east, and residents in Kent and Essex were warned to stay indoors. " * 6
-        + "\n\n@highlight\n\nThe Thames Barrier closed in London\n")
+        "Officials in London said the Thames Barrier closed on Monday as the storm moved east. "
+        "Residents in Kent and Essex were warned to stay indoors until the evening. "
+        "The Environment Agency issued flood warnings for the coast near Southend. "
+        "Trains between Norwich and Ipswich were cancelled after fallen trees blocked the line. "
+        "Forecasters at the Met Office said the wind would ease by Tuesday morning. "
+        "Schools in Colchester stayed open, the county council said in a statement. "
+        "Ferries from Harwich to the Hook of Holland were held in port for a second day, "
+        "and Stena Line said passengers would be told of new sailings by text message."
+        "\n\n@highlight\n\nThe Thames Barrier closed in London\n")
     rows = [json.loads(line) for line in
             (corpus_dir / "cnndm_test250.jsonl").read_text().splitlines()[:8]]
-    lines = [json.dumps(rows[0]), "{not json", json.dumps({"id": "x", "highlights": ["h"]}),
-             json.dumps({k: v for k, v in rows[1].items() if k != "highlights"}),
+    lines = [json.dumps(rows[1]), "{not json", json.dumps({"id": "x", "highlights": ["h"]}),
+             json.dumps({k: v for k, v in rows[0].items() if k != "highlights"}),
              json.dumps(rows[2]),
              json.dumps(dict(rows[3], highlights=[1, 2])),       # non-string highlights
              json.dumps(dict(rows[4], id=0))]                     # a numeric id
@@ -52,8 +61,9 @@ def messy_corpus(corpus_dir, tmp_path_factory):
     (d / "nothing.jsonl.gz").write_bytes(gzip.compress(b""))         # empty once unzipped
     # hostile lines (issue 22): one nested 100,000 deep, lone surrogates in a text and an
     # id; the good lines after each are read
-    rows9 = [json.loads(line) for line in
-             (corpus_dir / "cnndm_test250.jsonl").read_text().splitlines()[8:11]]
+    rows9 = [json.loads(line) for line in     # lines 8, 9 and 11 (10 has three entities)
+             (corpus_dir / "cnndm_test250.jsonl").read_text().splitlines()[8:12]]
+    del rows9[2]
     deep = '{"id": "deep", "article": ' + "[" * 100_000 + "]" * 100_000 + "}"
     (d / "deep.jsonl").write_text(deep + "\n" + json.dumps(rows9[0]) + "\n")
     (d / "surrogate.jsonl").write_text("\n".join([
@@ -130,8 +140,8 @@ def test_dirty_text_is_cleaned_and_ids_kept(first_run, corpus_dir):
     assert "0" in ids   # a numeric id is kept, not replaced by a URL hash
     # the lines after a hostile one are read; no format character reaches a candidate
     read_ok = {f["article_id"] for f in _rows(out, "articles") if f["stage"] != "read"}
-    rows = [json.loads(line) for line in
-            (corpus_dir / "cnndm_test250.jsonl").read_text().splitlines()[8:11]]
+    lines = (corpus_dir / "cnndm_test250.jsonl").read_text().splitlines()
+    rows = [json.loads(lines[i]) for i in (8, 9, 11)]
     assert {r["id"] for r in rows} <= read_ok
     assert stats["stages"]["read"]["format_chars_removed"] == 6
     assert not any(text.hygiene_problem(r["passage"], multiline=True)

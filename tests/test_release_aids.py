@@ -8,7 +8,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tests.test_finalize import fixture_rows, run_finalize, write_filtered
+from tests.test_finalize import ANSWERED, fixture_rows, run_finalize, write_filtered
 from transforms.core.schema import REJECTED_SCHEMA, SCORED_SCHEMA
 
 CHROMIUM = "/usr/bin/chromium"
@@ -21,15 +21,15 @@ PREDICTION = "Maria Lopez"
 def _adversary_outputs(filtered: pathlib.Path, row: dict) -> None:
     """One query the adversary answered (scored/ and rejected/), as the filter writes them,
     and one sentence generate rejected (DIR/rejected)."""
-    scored = dict({k: v for k, v in row.items() if k != "split"}, id=ANSWERED_ID,
-                  article_id="answered", fold=1, adversary_prediction=PREDICTION,
-                  adversary_correct=True)
+    ids = [f"answered-q{i}" for i in range(ANSWERED)]   # as many as the filter's funnel says
+    scored = [dict({k: v for k, v in row.items() if k != "split"}, id=i, article_id="answered",
+                   fold=1, adversary_prediction=PREDICTION, adversary_correct=True) for i in ids]
     for name, schema, rows in (
-            ("scored", SCORED_SCHEMA, [scored]),
+            ("scored", SCORED_SCHEMA, scored),
             ("rejected", REJECTED_SCHEMA, [{
                 "stage": "adversary", "reason": "answered_by_adversary", "article_id": "answered",
-                "record_id": ANSWERED_ID, "source_file": None,
-                "detail": f"fold 1 reader answered {PREDICTION!r}"}])):
+                "record_id": i, "source_file": None,
+                "detail": f"fold 1 reader answered {PREDICTION!r}"} for i in ids])):
         (filtered / name).mkdir()
         pq.write_table(pa.Table.from_pylist(rows, schema=schema), filtered / name / "part-0.parquet")
     (filtered.parent / "rejected").mkdir()

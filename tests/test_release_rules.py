@@ -54,11 +54,10 @@ def test_only_compatible_entity_needs_a_cue_and_one_entity_of_its_type():
     no_cue = row(NEIGHBOUR, "The noise kept @placeholder awake for a year.", "Emma Jackson",
                  NEIGHBOUR_ENTS)
     assert check_row(no_cue) is None
-    wrong_type = row(NEIGHBOUR, "She moved to a cul-de-sac in @placeholder last year.",
+    wrong_type = row(NEIGHBOUR, "Her family still lives in @placeholder.",
                      "Emma Jackson", NEIGHBOUR_ENTS)
     assert check_row(wrong_type) is None       # the cue says place, the answer is a person
-    place = row(NEIGHBOUR, "She moved to a cul-de-sac in @placeholder last year.", "Hull",
-                NEIGHBOUR_ENTS)
+    place = row(NEIGHBOUR, "Her family still lives in @placeholder.", "Hull", NEIGHBOUR_ENTS)
     assert check_row(place).reason == "only_compatible_entity"
     assert check_row(place, ReleaseConfig(only_compatible_entity=False)) is None
 
@@ -93,13 +92,14 @@ def test_no_cue_without_type_words(query):
 
 
 def _siblings():
-    sentence = ("But O'Sullivan was also spoken to by the referee Olivier Marteel towards "
-                "the end of the afternoon session.")
+    sentence = ("Marteel approached O'Sullivan as he walked to the table when Stevens missed "
+                "a red.")
     rows = []
     for k, (answer, text) in enumerate((("Ronnie O'Sullivan", "O'Sullivan"),
-                                        ("Olivier Marteel", "Olivier Marteel"))):
+                                        ("Olivier Marteel", "Marteel"))):
         query = sentence.replace(text, "@placeholder")
-        rows.append(row(SNOOKER, query, answer, SNOOKER_ENTS, qid=f"p1-003-0{k}"))
+        rows.append(row(SNOOKER, query, answer, SNOOKER_ENTS, qid=f"p1-003-0{k}",
+                        aliases=("O'Sullivan",) if k == 0 else ()))
     rows.append(row(SNOOKER, "The referee told O'Sullivan that @placeholder must apologise.",
                     "Ronnie O'Sullivan", SNOOKER_ENTS, qid="p1-003-02"))
     return rows

@@ -116,17 +116,44 @@ def current(stage: str):
         CURRENT["stage"] = before
 
 
+#: A local stage whose input is smaller than this runs in-process (one worker) unless
+#: `--workers` says otherwise: below it, starting worker processes (each importing Beam and
+#: the stage's libraries and loading its models) costs more than a second core gives back.
+#: Keys: stage, or "stage:model" where the model changes the cost per row. Units: articles
+#: for generate, queries for the others. Measured on 2 cores: docs/benchmarks.md ("In-process
+#: or worker processes").
+IN_PROCESS_BELOW = {"generate": 100, "train_folds": 2_500, "train_folds:transformer": 0,
+                    "adversarial_filter": 10_000, "adversarial_filter:transformer": 0,
+                    "finalize": 1_000}
+
+
+def auto_workers(stage: str, size, default_workers=None, model: str = "") -> tuple:
+    """(workers, why) for a local stage run with no `--workers`: 1 (in-process) when its
+    input is below IN_PROCESS_BELOW, else `default_workers` (None: one per core)."""
+    below = IN_PROCESS_BELOW.get(f"{stage}:{model}", IN_PROCESS_BELOW.get(stage, 0))
+    if size is not None and size < below:
+        return 1, f"{size:,} rows < {below:,}: in-process (--workers overrides)"
+    return default_workers, None
+
+
 class StageFailed(RuntimeError):
     """A stage ran but its result cannot be trusted: one line says why."""
 
 
 def run_pipeline(stage: str, build: Callable, runtime: Runtime, default_workers=None,
-                 display=None) -> float:
+                 display=None, size=None, model: str = "") -> float:
     """Build the graph with `build(p)` and run it to the end; returns seconds taken.
-    `display`: a progress.Display shown while it runs (terminal) or summarised after."""
+    `display`: a progress.Display shown while it runs (terminal) or summarised after.
+    `size` (rows in) and `model`: pick in-process for small local runs (`auto_workers`)."""
     import apache_beam as beam
     from apache_beam.runners.runner import PipelineState
-    workers = runtime.workers if runtime.workers is not None else default_workers
+    workers = runtime.workers
+    if workers is None:
+        workers, why = default_workers, None
+        if is_local(runtime.beam_args):
+            workers, why = auto_workers(stage, size, default_workers, model)
+        if why:
+            log.info("%s: %s", stage, why)
     options = pipeline_options(runtime.beam_args, workers)
     started = time.monotonic()
     with current(stage), (display if display is not None and runtime.progress

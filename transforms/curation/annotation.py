@@ -170,17 +170,14 @@ def finish_article(drafts) -> list:
     for d, found in zip(drafts, triples):
         mentions = [Mention(s, e, d.text[s:e], label)
                     for s, e, label in drop_opening_dateline(d.text, found)]
-        spans = [(m.start, m.end) for m in mentions]
+        covered = bytearray(len(d.text))      # 1 inside a mention: a word touches one
+        for m in mentions:                    # when one of its characters is covered
+            covered[m.start:m.end] = b"\x01" * (m.end - m.start)
         sentences = tuple(
-            Sentence(s, e, n, words, tuple(_touches(ws, spans) for ws in word_spans))
+            Sentence(s, e, n, words, tuple(1 in covered[ws:we] for ws, we in word_spans))
             for s, e, n, words, word_spans in d.sentences)
         out.append(Segment(d.text, d.n_tokens, sentences, tuple(mentions)))
     return out
-
-
-def _touches(word_span, spans) -> bool:
-    ws, we = word_span
-    return any(s < we and ws < e for s, e in spans)
 
 
 def load_spacy(config: AnnotateConfig):

@@ -14,7 +14,11 @@ replace it: anything that maps a list of mentions to one cluster key per mention
 - a title used alone links to the titled name ("the Pope" -> "Pope Francis");
 - an acronym links to the name it abbreviates ("NBA" -> "National Basketball Association");
 - an organisation's one-word short form links to its name ("United" -> "Manchester
-  United"), never a generic word ("University");
+  United"), never a generic word ("University"), but an institution's head noun written
+  alone with a capital links to the one name of the article it ends ("the Commission" ->
+  "European Commission"); a name written with abbreviated words links to the name ("Man
+  Utd" -> "Manchester United"); a club is called by the name after its abbreviation
+  ("Milan" -> "AC Milan", whatever label NER gave "Milan");
 - a misspelled variant links to the name (Levenshtein distance 1, rapidfuzz): names of two
   or more words where the edit falls in a word of five or more letters ("Everado Custodio"
   / "Everardo Custodio", but not "Mark Kelly" / "Mary Kelly"), or surnames of six or
@@ -45,8 +49,10 @@ from transforms.curation.gender import agreed, compatible, given_name_gender
 from transforms.curation.names import (CAPITALS_ONLY_TITLES, GENERIC_ORG_WORDS, ORG_SUFFIXES,
                                        ROYAL_TITLES, TITLE_ABBREVIATIONS, TITLE_NOUNS,
                                        TITLE_PARTS)
-from transforms.curation.variants import (AMBIGUOUS, given_name_parts, is_middle_name_variant,
-                                          person_surnames, written_as_acronym)
+from transforms.curation.variants import (AMBIGUOUS, club_tail, given_name_parts,
+                                          is_abbreviated_name, is_institution_head,
+                                          is_middle_name_variant, person_surnames,
+                                          written_as_acronym)
 
 # kept for callers that list titles; normalise_name reads the tables in names.py
 TITLES = TITLE_ABBREVIATIONS | TITLE_NOUNS | ROYAL_TITLES
@@ -205,7 +211,8 @@ def _trailing_targets(name: str, distinct, top: dict, root=lambda n: n) -> set:
             continue      # two names end with it ("Jane Smith", "John Smith"): neither
         code = country_of(tail)
         key = "country:" + code if code and "country:" + code in known else tail
-        if key in known and _is_place(top.get(key)) == _is_place(top[name]):
+        if key in known and (_is_place(top.get(key)) == _is_place(top[name])
+                             or tail == club_tail(name)):
             return {key}
     return set()
 
@@ -222,6 +229,7 @@ class RuleBasedResolver:
                                    if m[1] in PERSON_LABELS)
         unsuffixed = collections.defaultdict(set)   # name -> its forms with the suffix
         acronym = collections.defaultdict(bool)     # name -> written in capitals
+        written = collections.defaultdict(set)      # name -> its raw last words
         for mention in mentions:
             text, label = mention[0], mention[1]
             cue = mention[2] if len(mention) > 2 else None
@@ -235,6 +243,7 @@ class RuleBasedResolver:
             if name:
                 unsuffixed[name].add(normalise_name(text, label, suffixes=False))
                 acronym[name] |= written_as_acronym(text)
+                written[name].add(text.split()[-1] if text.split() else "")
                 labels[name][label] += 1
                 cues[name].append(cue)
                 first = _words(text)
@@ -285,7 +294,10 @@ class RuleBasedResolver:
                         and (is_name_part(alias, full) or alias in given_name_parts(full))
                         and compatible(gender[name], gender[full])) or (
                         org[name] and org[full] and not person[full] and not acronym[name]
-                        and is_short_form(alias, full)):
+                        and (is_short_form(alias, full)
+                             or is_institution_head(alias, full, written[name]))) or (
+                        not group[name] and compatible(gender[name], gender[full])
+                        and is_abbreviated_name(alias, full)):
                     targets.add(uf.find(full))
             if " " not in alias and alias in ROYAL_TITLES | TITLE_NOUNS:
                 targets |= {uf.find(n) for n in plain if n != name and alias in raw_first[n]}

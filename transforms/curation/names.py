@@ -81,3 +81,20 @@ GENERIC_ORG_WORDS = frozenset({
     "federation", "board", "trust", "authority", "fund", "organisation", "organization",
     "the", "of", "and", "for", "new", "royal", "first", "general", "world", "global", "team",
 })
+# Club abbreviations a club's name opens with ("AC Milan", "FC Porto", "SC Freiburg"): the
+# club is called by the rest of its name, even where NER tags that rest a place ("Milan").
+CLUB_PREFIXES = frozenset({"ac", "fc", "afc", "sc", "cf", "sv", "vfb", "vfl", "fk"})
+# Head nouns of an institution's name that, written alone with a capital ("the
+# Commission", "the Court"), stand for the one institution of the article with that head
+# ("European Commission"); never a place's or a medium's head ("the City", "the Times").
+INSTITUTION_HEADS = frozenset({
+    "commission", "committee", "council", "court", "agency", "association", "federation",
+    "foundation", "institute", "university", "college", "party", "ministry", "department",
+    "authority", "board", "bank", "league", "assembly", "parliament", "congress",
+    "tribunal", "bureau", "corporation", "museum", "hospital", "church", "academy",
+    "organisation", "organization", "inquiry", "regulator",
+})
+# Words that end a club's name and no person's ("Manchester United", "Blackburn Rovers",
+# "Glasgow Rangers"); alone, they stand for the club ("United", "Rangers").
+CLUB_WORDS = frozenset({"united", "city", "town", "rovers", "athletic", "wanderers",
+                        "albion", "rangers", "hotspur", "orient", "argyle", "villa"})

@@ -15,6 +15,11 @@ the surname out of the person's answer set. So, for a one-word string:
   ISO 3166-2 subdivision: "the Kent athlete", "Trinidad and Tobago", "Briton"), or the
   first word of a name of another label in the article ("Swansea" beside "Swansea
   City").
+- a string tagged PERSON that ends with a club's word and opens with no given name is a
+  club ("Manchester United", "Glasgow Rangers"; `names.CLUB_WORDS`), and so is that word
+  alone when the article names such a club ("United", "Rangers"; but "David Villa" and
+  "Villa" stay a person): with clubs tagged PERSON a real person is the only PERSON of a
+  sports passage.
 Being tagged a place once elsewhere is no such evidence: the small model tags surnames
 GPE or ORG as often as it tags them PERSON ("Gatlin", "Gebrselassie", "Cragg" in BBC
 sport articles), so a tie is settled by the majority rule as before. A lone first name
@@ -25,6 +30,7 @@ from typing import Dict, Optional
 
 from transforms.curation.countries import is_demonym, is_known_place
 from transforms.curation.gender import is_given_name
+from transforms.curation.names import CLUB_WORDS
 
 PERSON = "PERSON"
 
@@ -48,8 +54,24 @@ def other_label(name: str, labels: Dict[str, str]) -> Optional[str]:
     return heads[0] if heads else None
 
 
+def is_club_name(name: str) -> bool:
+    """'Manchester United', 'Glasgow Rangers': a club's word last, no given name first."""
+    words = name.split()
+    return (len(words) >= 2 and words[-1].lower() in CLUB_WORDS
+            and not is_given_name(words[0]))
+
+
+def settle_club_labels(labels: Dict[str, str]) -> Dict[str, str]:
+    """Clubs tagged PERSON (the rule above) relabelled ORG."""
+    clubs = {n for n, lab in labels.items() if lab == PERSON and is_club_name(n)}
+    tails = {n.split()[-1] for n in labels if is_club_name(n)}
+    return {n: ("ORG" if lab == PERSON and (n in clubs or n in tails) else lab)
+            for n, lab in labels.items()}
+
+
 def settle_person_labels(labels: Dict[str, str]) -> Dict[str, str]:
     """`labels` ({string: majority label}) after the rules above."""
+    labels = settle_club_labels(labels)
     names = full_names(labels)
     surnames = {w[-1] for w in names}
     parts = surnames | {w[0] for w in names}

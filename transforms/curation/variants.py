@@ -15,12 +15,20 @@ title, no possessive); no Beam, no model.
   Sport" (`written_as_acronym`);
 - a one-word name that is a country or a place and also ends a person's full name in the
   article is that person's surname: "Jordan" for "Louis Jordan" (`person_surnames`);
+- a name written with abbreviated words is the name: "Man Utd" for "Manchester United"
+  (`is_abbreviated_name`: word for word, each word the same or a shortening of it);
+- a club is called by the name after its abbreviation: "Milan" for "AC Milan"
+  (`club_tail`), though NER tags the short form a place;
+- an institution's head noun written alone with a capital is the one institution of the
+  article with that head: "the Commission" for "European Commission" (`is_institution_head`);
 - a name an alias fits two or more entities of (a surname two full names end with: "Frank
   Jordan" and "Louis Jordan") is left alone, and its cluster key says so
   (`AMBIGUOUS`, `is_ambiguous`): no answer set can be exactly its entity.
 """
 import re
-from typing import Iterable
+from typing import Iterable, Optional
+
+from transforms.curation.names import CLUB_PREFIXES, INSTITUTION_HEADS
 
 AMBIGUOUS = "ambiguous:"
 MIN_GIVEN_PART = 3
@@ -78,3 +86,39 @@ def person_surnames(names: Iterable[str]) -> set:
         if len(words) >= 2 and "of" not in words:
             out.add(words[-1])
     return out
+
+
+MIN_SHORTENING = 2     # "Jon" is not a shortening of "John": at least two letters left out
+
+
+def _shortening(short: str, word: str) -> bool:
+    """'utd' of 'united', 'man' of 'manchester': the same first letter, the word's letters
+    in order, at least `MIN_SHORTENING` of them left out."""
+    if len(short) < 2 or short[0] != word[0] or len(word) - len(short) < MIN_SHORTENING:
+        return False
+    it = iter(word)
+    return all(c in it for c in short)
+
+
+def is_abbreviated_name(short: str, long: str) -> bool:
+    """'man utd' is 'manchester united' written short: as many words, each the same word
+    or a shortening of it, one at least shortened."""
+    a, b = short.split(), long.split()
+    if len(a) < 2 or len(a) != len(b) or a == b:
+        return False
+    return all(x == y or _shortening(x, y) for x, y in zip(a, b))
+
+
+def club_tail(name: str) -> Optional[str]:
+    """'ac milan' -> 'milan': the name a club is called by, after its abbreviation."""
+    words = name.split()
+    return " ".join(words[1:]) if len(words) >= 2 and words[0] in CLUB_PREFIXES else None
+
+
+def is_institution_head(alias: str, full: str, written: Iterable[str]) -> bool:
+    """'commission' stands for 'european commission': the last word of the name, an
+    institution's head noun (names.INSTITUTION_HEADS), written with a capital in one of
+    the alias's raw texts (`written`)."""
+    parts = full.split()
+    return (" " not in alias and len(parts) >= 2 and parts[-1] == alias
+            and alias in INSTITUTION_HEADS and any(w[:1].isupper() for w in written))

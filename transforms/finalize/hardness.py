@@ -9,10 +9,11 @@ candidates, the queries the filter dropped and the released ones, per split.
 
 Baselines (models/): `most_frequent` (models.hardness), `query_only` and `passage_only`
 (models.baselines, trained on the released train split, so scored on dev and test
-only), `reader` (models.embedding_reader: frozen MiniLM, dev and test; the default filter,
-lexical fold readers and AFLite over shortcut and lexical features, never uses MiniLM: the
-`transformer` fold readers, an option, are fine-tuned from it). Each is scored
-with the official ReCoRD EM/F1 (record_metric). A candidate's split is the split of its
+only), `reader` (models.embedding_reader: frozen MiniLM, dev and test; scored through
+RunInference one passage at a time, models/reader_handler.py; the default filter, lexical
+fold readers and AFLite over shortcut and lexical features, never uses MiniLM: the
+`transformer` fold readers, an option, are fine-tuned from it). Each is scored with the
+official ReCoRD EM/F1 (record_metric). A candidate's split is the split of its
 article's released queries; candidates of articles with none count in `overall` only.
 One grouping holds one article's rows; training holds at most `hardness_train_queries`.
 """
@@ -50,40 +51,34 @@ def fates(item):
         yield row, split, fate
 
 
+def cells(name: str, split, fate: str, qid: str, values: tuple):
+    """The bootstrap inputs of one value: ((name, where, section), (query id, values)) for
+    the split and `overall`, the `candidates` section and the query's fate section."""
+    sections = ("candidates",) + ((fate,) if fate in ("dropped", "released") else ())
+    for w in ((split, OVERALL) if split else (OVERALL,)):
+        for section in sections:
+            yield (name, w, section), (qid, values)
+
+
 class ScoreBaselines(beam.DoFn):
     """(row, split, fate) -> ((baseline, split, section), (query id, (EM, F1))),
     ((SHARE, split, section), (query id, (hit,))) and ((ANSWERED, split, section), (query
     id, (answered,))); `overall` holds every split. The query id seeds its bootstrap
-    weights (bootstrap.py)."""
-
-    def __init__(self, reader: bool):
-        self.reader = reader
-        self.encoder = self.sentences = None
-
-    def setup(self):
-        if self.reader:
-            from models.embedding_reader import SentenceCache, SentenceEncoder
-            self.encoder = SentenceEncoder()
-            self.sentences = SentenceCache(self.encoder)
+    weights (bootstrap.py). The held-out reader is scored apart (`ScoreReader`)."""
 
     def predictions(self, row: dict, split, trained) -> dict:
         """{baseline: predicted text} (dev and test get every baseline)."""
         from models.baselines import Predictor
-        from models.embedding_reader import predict
         preds = {"most_frequent": H.most_frequent_entity(row)}
         if split in ("dev", "test"):
             if self._predictors is None:
                 self._predictors = {t["name"]: Predictor(t) for t in trained}
             for name, p in self._predictors.items():
                 preds[name] = p(row)
-            if self.encoder is not None:
-                preds["reader"] = predict(row, self.encoder, self.sentences)
         return preds
 
     def process(self, item, trained):
         row, split, fate = item
-        sections = ("candidates",) + ((fate,) if fate in ("dropped", "released") else ())
-        where = (split, OVERALL) if split else (OVERALL,)
         qid = row["id"]
         try:
             preds = self.predictions(row, split, trained)
@@ -99,14 +94,79 @@ class ScoreBaselines(beam.DoFn):
         if answered is not None:
             values[ANSWERED] = (float(bool(answered)),)
         for name, v in values.items():
-            for w in where:
-                for section in sections:
-                    yield (name, w, section), (qid, v)
+            yield from cells(name, split, fate, qid, v)
         if fate == "released" and hit is not None:
             m, c = H.passage_counts(row)
             yield beam.pvalue.TaggedOutput("passages", ((split, row["passage_id"]), (m, c)))
 
     _predictors = None
+
+
+READER = "reader"
+
+
+SAMPLE_SCALE = 1_000_000
+
+
+def in_reader_sample(qid: str, population: int, cap: int) -> bool:
+    """Whether the reader scores this candidate: all of them when the split holds at most
+    `cap` (or cap is 0), else a sample of about `cap` by query-id hash (the same whatever
+    the workers)."""
+    if not cap or population <= cap:
+        return True
+    return stable_hash(qid, salt="reader") % SAMPLE_SCALE < SAMPLE_SCALE * cap // population
+
+
+def reader_passages(item, populations=None, cap=0):
+    """(article, {cand, kept, released}) -> one (passage id, [(row, split, fate), ...]) per
+    passage of the article's dev and test candidates in the reader's sample
+    (`populations`: {split: candidates}), rows in id order (a passage belongs to one
+    article, so no further grouping is needed)."""
+    by_passage = {}
+    for row, split, fate in fates(item):
+        if split in ("dev", "test") and in_reader_sample(
+                row["id"], (populations or {}).get(split, 0), cap):
+            by_passage.setdefault(row["passage_id"], []).append((row, split, fate))
+    for pid in sorted(by_passage):
+        yield pid, sorted(by_passage[pid], key=lambda t: t[0]["id"])
+
+
+def reader_cells(keyed):
+    """(fates, PredictionResult((passage id, rows), [prediction])) -> the reader's bootstrap
+    inputs; a row the reader cannot score (None) gets none, as before."""
+    fates_, result = keyed
+    (_, rows), preds = result.example, result.inference
+    for row, (split, fate), pred in zip(rows, fates_, preds):
+        if pred is not None:
+            yield from cells(READER, split, fate, row["id"], H.record_scores(pred, row))
+
+
+class ScoreReader(beam.PTransform):
+    """Article groups -> the held-out reader's bootstrap inputs, through RunInference
+    (models/reader_handler.py): one element per passage, batched across its queries."""
+
+    def __init__(self, cap: int = 0, handler=None):
+        super().__init__()
+        self.cap, self.handler = cap, handler
+
+    def expand(self, inputs):
+        from apache_beam.ml.inference.base import KeyedModelHandler, RunInference
+        from models.reader_handler import PassageReaderHandler
+        by_article, populations = inputs
+        handler = KeyedModelHandler(self.handler or PassageReaderHandler())
+        return (by_article
+                | "Passages" >> beam.FlatMap(reader_passages, beam.pvalue.AsDict(populations),
+                                             self.cap)
+                | "KeyByFates" >> beam.Map(_keyed_by_fates)
+                | "RunInference" >> RunInference(handler)
+                | "Cells" >> beam.FlatMap(reader_cells))
+
+
+def _keyed_by_fates(item):
+    """(passage id, [(row, split, fate)]) -> ([(split, fate)], (passage id, [row])): the
+    handler sees the rows, the key carries each row's split and fate through."""
+    pid, items = item
+    return [(split, fate) for _, split, fate in items], (pid, [row for row, _, _ in items])
 
 
 def _sum3(values):
@@ -132,7 +192,8 @@ def cell(summary: dict, names: tuple, percent: bool) -> dict:
     return out
 
 
-def report(cells: list, passages: list, trained: list) -> dict:
+def report(cells: list, passages: list, trained: list, populations=None,
+           reader_cap: int = 0) -> dict:
     """The stats.json `hardness` dict from the per-cell bootstrap summaries (see
     docs/finalize.md)."""
     base, shares, answered, agree = {}, {}, {}, {}
@@ -158,6 +219,8 @@ def report(cells: list, passages: list, trained: list) -> dict:
             "passage_only_agrees": agree,
             "passages": per_split,
             "trained_on": {t["name"]: t["queries"] for t in trained},
+            "reader_sample": {"cap_per_split": reader_cap, "candidates": dict(
+                sorted((populations or {}).items()))},
             "interval": {"level": bootstrap.LEVEL, "method": "Poisson bootstrap, percentile",
                          "replicates": bootstrap.REPLICATES, "seed": bootstrap.SEED,
                          "min_readable_n": bootstrap.MIN_READABLE_N},
@@ -179,7 +242,8 @@ class Hardness(beam.PTransform):
             "released": released | "ReleasedByArticle" >> beam.Map(lambda r: (r["article_id"], r)),
             "kept": kept | "KeptByArticle" >> beam.Map(lambda r: (r["article_id"], {"id": r["id"]})),
             "cand": scored | "CandidatesByArticle" >> beam.Map(lambda r: (r["article_id"], r))}
-        rows = by_article | "JoinArticle" >> beam.CoGroupByKey() | "Fates" >> beam.FlatMap(fates)
+        joined = by_article | "JoinArticle" >> beam.CoGroupByKey()
+        rows = joined | "Fates" >> beam.FlatMap(fates)
         trained = (released
                    | "TrainRows" >> beam.Filter(lambda r: r["split"] == "train")
                    | "CapTrain" >> beam.combiners.Top.Of(
@@ -187,9 +251,18 @@ class Hardness(beam.PTransform):
                        key=lambda r: -stable_hash(r["id"], salt="hardness"))
                    | "TrainBaselines" >> beam.FlatMap(lambda train: train_all(train, s)))
         scored_out = rows | "ScoreBaselines" >> beam.ParDo(
-            ScoreBaselines(s.hardness_reader), beam.pvalue.AsList(trained)).with_output_types(
+            ScoreBaselines(), beam.pvalue.AsList(trained)).with_output_types(
                 typing.Tuple[typing.Any, typing.Any]).with_outputs("passages", main="main")
-        sums = (scored_out.main
+        values = scored_out.main
+        populations = (rows
+                       | "DevTestRows" >> beam.FlatMap(
+                           lambda t: [(t[1], 1)] if t[1] in ("dev", "test") else [])
+                       | "ReaderPopulation" >> beam.CombinePerKey(sum))
+        if s.hardness_reader:
+            reader = (joined, populations) | "ScoreReader" >> ScoreReader(
+                s.hardness_reader_queries)
+            values = (values, reader) | "AllValues" >> beam.Flatten()
+        sums = (values
                 | "Bootstrap" >> beam.CombinePerKey(bootstrap.BootstrapMean())
                 | "Scores" >> beam.combiners.ToList())
         passages = (scored_out.passages
@@ -200,9 +273,10 @@ class Hardness(beam.PTransform):
                     | "Passages" >> beam.combiners.ToList())
         return (p | "OnceHardness" >> beam.Create([None])
                 | "HardnessReport" >> beam.Map(
-                    lambda _, sums, passages, trained: report(sums, passages, trained),
+                    lambda _, sums, passages, trained, pops: report(
+                        sums, passages, trained, pops, s.hardness_reader_queries),
                     beam.pvalue.AsSingleton(sums), beam.pvalue.AsSingleton(passages),
-                    beam.pvalue.AsList(trained)))
+                    beam.pvalue.AsList(trained), beam.pvalue.AsDict(populations)))
 
 
 def read_scored(p, filtered: str, present: bool = True):

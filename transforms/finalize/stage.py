@@ -204,8 +204,8 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     # a half-written tmp is removed however the command ends (a full disk wants its space)
     forget = on_exit(lambda: [files.remove_quietly(t) for t in (tmp, private) if t])
     try:
-        seconds = run_pipeline(NAME, lambda p: graph(p, config, source, scored, dropped), runtime,
-                               display=display)
+        seconds = run_pipeline(NAME, lambda p: graph(p, config, source, scored, dropped),
+                               runtime, display=display, size=kept["rows"])
     except BaseException:
         files.remove_quietly(tmp)
         forget()

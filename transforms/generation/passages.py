@@ -8,6 +8,7 @@ rest of the article yields candidate sentences; a sentence repeated word for wor
 Daily Mail caption repeating the body) counts once.
 """
 import collections
+import functools
 import re
 from dataclasses import dataclass
 from typing import Union
@@ -110,7 +111,13 @@ def name_in_text(name: str, text: str) -> bool:
         name = name[4:]
     if name.lower() in GENERIC_ORG_WORDS:
         return False
-    return bool(name) and re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text) is not None
+    return bool(name) and _whole_words(name).search(text) is not None
+
+
+@functools.lru_cache(maxsize=8192)
+def _whole_words(name: str):
+    """Compiled once per name (re's own cache holds 512 patterns)."""
+    return re.compile(r"(?<!\w)" + re.escape(name) + r"(?!\w)")
 
 
 def cased_words(text: str, spans=()) -> list:

@@ -150,7 +150,8 @@ def run(config: GenerateConfig, runtime: Runtime = Runtime(), files=None, total=
         files = listing.write(files, io_utils.join(out, listing.FILE))
     display = Display(NAME, ("read", "records", total),
                       {"annotate": "annotated", "query": "queries"})
-    seconds = run_pipeline(NAME, lambda p: graph(p, config, files), runtime, display=display)
+    seconds = run_pipeline(NAME, lambda p: graph(p, config, files), runtime, display=display,
+                           size=total)
     for folder in OUTPUTS:
         manifest.write(io_utils.join(out, folder))
     stats = io_utils.read_json(io_utils.join(out, STATS_FILE))

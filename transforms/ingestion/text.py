@@ -4,6 +4,10 @@ Every reader's text goes through here:
 - line endings are normalised (CRLF, lone CR, any mix) to `\\n`;
 - mojibake (UTF-8 read as Windows-1252 or Latin-1: "â€™" for "’") is repaired by ftfy,
   conservatively (`fix_encoding` alone; real corpus text comes back unchanged);
+- HTML character references left in text ("&#163;1.8m", "pass&#233;", "AT&amp;T") are
+  decoded, in every layout: only a complete reference with its semicolon ("M&S", "&B"
+  stay), at most `ENTITY_ROUNDS` rounds ("&amp;#163;" is "£"); an inverted question mark
+  inside a word ("Blair&#191;s": a curly apostrophe lost on the way) is the apostrophe;
 - control characters (every C0/C1 control but `\\n` and `\\t`, NUL included) are removed;
 - format characters (Unicode Cf: bidi controls such as U+202E, zero-width space/joiners,
   word joiner, BOM, soft hyphen), private-use (Co) and unassigned (Cn) code points are
@@ -16,6 +20,8 @@ Every reader's text goes through here:
 cleaned: the annotation server's form fields).
 """
 import functools
+import html
+import html.entities
 import re
 import unicodedata
 from typing import NamedTuple, Optional, Tuple
@@ -27,6 +33,10 @@ _NEWLINES = re.compile(r"\r\n?")
 _NON_ASCII = re.compile("[^\x00-\x7f]+")
 _MOJIBAKE_HINT = re.compile("[\u00c2-\u00f4]")   # a UTF-8 lead byte read as Latin-1/Windows-1252
 _REMOVED_CATEGORIES = ("Cf", "Co", "Cn")
+# a complete character reference: numeric, hex, or a name, always with its semicolon
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+ENTITY_ROUNDS = 3        # "&amp;amp;#163;": escaped twice over, no more
+_LOST_APOSTROPHE = re.compile(r"(?<=[^\W\d_])¿(?=[^\W\d_])")   # never inside a word in Spanish
 BINARY_SHARE = 0.10      # of the first 8 KB: more control bytes than this is not text
 _HEAD = 8192
 
@@ -50,6 +60,29 @@ def fix_mojibake(text: str) -> Tuple[str, bool]:
     import ftfy
     fixed = ftfy.fix_text(text, _ftfy_config())
     return fixed, fixed != text
+
+
+def decode_entities(text: str) -> Tuple[str, int]:
+    """(text with its HTML character references decoded and lost apostrophes restored,
+    references decoded); a name HTML does not know ("&foo;") is left as written."""
+    decoded = 0
+
+    def one(match):
+        nonlocal decoded
+        ref = match.group()
+        if ref[1] == "#":
+            out = html.unescape(ref)
+        else:           # a whole name only: html.unescape reads "&notaname;" as "¬aname;"
+            out = html.entities.html5.get(ref[1:], ref)
+        decoded += out != ref
+        return out
+
+    for _ in range(ENTITY_ROUNDS if "&" in text else 0):
+        before = decoded
+        text = _ENTITY.sub(one, text)
+        if decoded == before:
+            break
+    return (_LOST_APOSTROPHE.sub("’", text) if "¿" in text else text), decoded
 
 
 def has_lone_surrogate(text: str) -> bool:
@@ -96,16 +129,19 @@ def normalise_text(text: str) -> Tuple[str, int]:
 
 
 def clean_prose(text: str, counter=None, repair: bool = True) -> str:
-    """Article text: line ends, mojibake (when `repair`), control and format characters;
-    `counter` counts `mojibake_repaired`, `control_chars_removed`, `format_chars_removed`.
+    """Article text: line ends, mojibake (when `repair`), HTML character references,
+    control and format characters; `counter` counts `mojibake_repaired`,
+    `html_entities_decoded`, `control_chars_removed`, `format_chars_removed`.
     The caller has rejected lone surrogates first."""
     text = _NEWLINES.sub("\n", text)
     repaired = False
     if repair:
         text, repaired = fix_mojibake(text)
+    text, entities = decode_entities(text)
     text, controls, formats = scrub(text)
     if counter is not None:
-        for key, n in (("mojibake_repaired", int(repaired)), ("control_chars_removed", controls),
+        for key, n in (("mojibake_repaired", int(repaired)), ("html_entities_decoded", entities),
+                       ("control_chars_removed", controls),
                        ("format_chars_removed", formats)):
             if n:
                 counter[key] += n

@@ -197,7 +197,8 @@ def run(config: FilterConfig, runtime: Runtime = Runtime()) -> dict:
                       {"adversary": "left by the adversary", "release": "kept"})
     seconds = run_pipeline(NAME, lambda p: graph(p, config, metas, device, hints,
                                                  first_in=upstream["rows"]),
-                           runtime, display=display)
+                           runtime, display=display, size=upstream["rows"],
+                           model=metas[0]["model"] if metas else "")
     stats = io_utils.read_json(io_utils.join(paths.output, STATS_FILE))
     t = stats["summary"]
     log.info("adversarial_filter: done in %.1f s; %d in, %d scored, %d dropped by the "

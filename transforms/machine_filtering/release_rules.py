@@ -8,13 +8,20 @@ source sentence. Order, and why:
    a person's surname or given name) is written elsewhere in the query: the query gives
    its own answer away. First: the surest giveaway, and a query both rules reject is
    counted under the plainer reason.
-2. `only_compatible_entity`: a word of the query fixes the answer's type ("Mr
+2. `copied_context`: the nearest content word beside the placeholder (with the function
+   words between) is written beside an answer mention and beside no other entity in the
+   passage, the word or its stem (`quality/neighbours.py`): matched, not read.
+3. `only_compatible_entity`: a word of the query fixes the answer's type ("Mr
    @placeholder": a person; "the @placeholder club"; "the city of @placeholder";
    `quality/cues.py`) and the answer is the only passage entity (alias cluster) of that
    type: no reading needed.
-3. `sibling_query` (`SIBLING_RULES`): of the queries one sentence gave (query id
+4. `article_agreement`: "a"/"an" before the placeholder fits the answer's name and no
+   other passage entity of its kind.
+5. `shared_role_word`: a role word beside the placeholder ("manager") stands beside the
+   answer alone in the passage.
+6. `sibling_query` (`SIBLING_RULES`): of the queries one sentence gave (query id
    `<passage>-<sentence>-<mention>`, or the same sentence written twice in the article)
-   that pass 1 and 2, at most `max_queries_per_sentence` are released: in each, another
+   that pass 1 to 5, at most `max_queries_per_sentence` are released: in each, another
    sibling's answer is written, so a reader who sees both gets it free. Last, so that it
    chooses among queries that will be released. The hardest are kept: fewest
    item flags (only entity of its label, copied context, incomplete answers), then most
@@ -28,7 +35,7 @@ from typing import NamedTuple
 from transforms.core.config import setting
 from transforms.core.hashing import stable_hash
 from transforms.core.rules import Rule, first_rejection
-from transforms.quality import flags
+from transforms.quality import flags, neighbours
 from transforms.quality.aliases import alias_in_query, cluster_labels, plain
 from transforms.quality.cues import query_cue
 
@@ -43,10 +50,22 @@ class ReleaseConfig:
         True, "release rule: reject a query whose answer (a mention text, title-stripped, a "
               "person's surname or given name) is written elsewhere in it",
         flag="reject_answer_in_query")
+    copied_context: bool = setting(
+        True, "release rule: reject a query whose words beside the placeholder are copied "
+              "from beside an answer mention and beside no other entity",
+        flag="reject_copied_context")
     only_compatible_entity: bool = setting(
         True, "release rule: reject a query whose words fix the answer's type (Mr, the club, "
               "the city of ...) when the answer is the only passage entity of that type",
         flag="reject_only_compatible_entity")
+    article_agreement: bool = setting(
+        True, "release rule: reject a query whose 'a'/'an' before the placeholder fits the "
+              "answer's name and no other passage entity of its kind",
+        flag="reject_article_agreement")
+    shared_role_word: bool = setting(
+        True, "release rule: reject a query with a role word beside the placeholder "
+              "(manager, president) that the passage writes beside the answer alone",
+        flag="reject_shared_role_word")
     max_queries_per_sentence: int = setting(
         1, "release rule: queries released per source sentence, the hardest first (0: no "
            "limit; ReCoRD released 1.4-1.5 queries per passage)")
@@ -89,15 +108,25 @@ def not_only_compatible_entity(row: dict, config: ReleaseConfig):
                    f"({answer}) is the only such entity of {len(labels)} in the passage")
 
 
+def _unless(enabled: bool, detail):
+    return True if not enabled or not detail else (False, detail)
+
+
 RELEASE_RULES = (
     Rule("answer_in_query", "answer_in_query", lambda r, ctx, c: answer_not_in_query(r, c)),
+    Rule("copied_context", "copied_context",
+         lambda r, ctx, c: _unless(c.copied_context, neighbours.copied_neighbour(r))),
     Rule("only_compatible_entity", "only_compatible_entity",
          lambda r, ctx, c: not_only_compatible_entity(r, c)),
+    Rule("article_agreement", "article_agreement",
+         lambda r, ctx, c: _unless(c.article_agreement, neighbours.article_agreement(r))),
+    Rule("shared_role_word", "shared_role_word",
+         lambda r, ctx, c: _unless(c.shared_role_word, neighbours.shared_role_word(r))),
 )
 
 
 def check_row(row: dict, config: ReleaseConfig = ReleaseConfig()):
-    """None when the row passes rules 1 and 2, else the first Reject."""
+    """None when the row passes rules 1 to 5, else the first Reject."""
     return first_rejection(RELEASE_RULES, row, Context(), config)
 
 
@@ -137,7 +166,7 @@ def sentence_groups(rows: list) -> list:
 
 
 class Siblings(NamedTuple):
-    """A query among those of its source sentence that pass rules 1 and 2."""
+    """A query among those of its source sentence that pass rules 1 to 5."""
     ranked: tuple       # their ids, the hardest first (`hardness_order`)
     rank: int           # the query's place in `ranked`
 

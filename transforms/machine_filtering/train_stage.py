@@ -108,7 +108,8 @@ def run(config: TrainConfig, runtime: Runtime = Runtime()) -> dict:
     display = Display(NAME, ("train", "folds", s.folds), {})
     seconds = run_pipeline(NAME, lambda p: graph(p, config, runtime.hints(),
                                                  first_in=upstream["rows"]),
-                           runtime, default_workers=workers, display=display)
+                           runtime, default_workers=workers, display=display,
+                           size=upstream["rows"], model=s.model)
     summary = io_utils.read_json(io_utils.join(paths.output, SUMMARY_FILE))
     if summary["gaps"]:
         raise StageFailed("train_folds: " + "; ".join(summary["gaps"]))

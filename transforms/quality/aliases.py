@@ -15,7 +15,7 @@ import re
 from typing import Optional
 
 from transforms.curation.coref import RuleBasedResolver
-from transforms.curation.names import (GENERIC_ORG_WORDS, ORG_SUFFIXES, ROYAL_TITLES,
+from transforms.curation.names import (CLUB_WORDS, GENERIC_ORG_WORDS, ORG_SUFFIXES, ROYAL_TITLES,
                                        TITLE_ABBREVIATIONS, TITLE_NOUNS)
 
 PLACEHOLDER = "@placeholder"
@@ -24,8 +24,7 @@ PLACES = frozenset({"GPE", "LOC", "FAC"})
 _TITLES = TITLE_ABBREVIATIONS | TITLE_NOUNS | ROYAL_TITLES
 _NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
 # words of a club's name, never of a person's ("Manchester United" tagged PERSON)
-_CLUB_WORDS = frozenset({"united", "city", "town", "rovers", "athletic", "wanderers",
-                         "albion", "rangers", "hotspur", "orient", "argyle", "villa"})
+_CLUB_WORDS = CLUB_WORDS
 _POSSESSIVE = re.compile(r"['’]s?$")
 
 

@@ -4,7 +4,7 @@ club" an organisation, "the city of @placeholder" a place). Each cue is a named 
 around the placeholder and the entity labels it leaves possible; `query_cue` gives the
 first that matches, in table order (the narrowest first). General English cues, not
 fitted to a corpus: honorifics, offices, family and team roles before a name; an age or
-"who" after it; team, company and state words next to it; a place preposition before it
+"who" after it; team, company, party and state words next to it; a place preposition before it
 (docs/adversary.md, "Release rules").
 """
 import re
@@ -17,6 +17,7 @@ TEAM = frozenset({"ORG", "GPE", "NORP"})      # clubs, and national sides named 
 ORG = frozenset({"ORG"})
 PLACE = frozenset({"GPE", "LOC", "FAC"})
 STATE = frozenset({"GPE", "NORP", "LOC"})
+PARTY = frozenset({"NORP", "ORG"})            # "the Communist parties", "the Labour party"
 
 _P = re.escape(PLACEHOLDER)
 # words that, right before a name, make it a person's ("Mr", "President", "his wife")
@@ -64,6 +65,7 @@ CUES = (
     _cue("club_after", rf"\bthe {_P} (?:club|outfit)\b", ORG),
     _cue("company_before", rf"\b(?:{COMPANY_BEFORE}) {_P}\b", ORG),
     _cue("company_after", rf"{_P}(?:['’]s)? (?:{COMPANY_AFTER})\b", ORG),
+    _cue("party_after", rf"{_P} (?:party|parties)\b", PARTY),
     _cue("team_before", rf"\b(?:club|clubs|side|team|rivals|champions|outfit) {_P}\b", TEAM),
     _cue("team_after", rf"{_P}(?:['’]s)? (?:{TEAM_AFTER})\b", TEAM),
     _cue("place_word_before", rf"\b(?:{PLACE_WORDS}) (?:of )?{_P}\b", PLACE),

@@ -1,0 +1,170 @@
+"""The transformer adversary and the hardness reader on a GPU: training and scoring
+throughput of the project's own `models.transformer.Reader` and the reader's encoder.
+
+    python -m benchmarks.adversary_cuda prepare --candidates RUN/candidates --out DIR
+    python -m benchmarks.adversary_cuda measure --data DIR [--device cuda] [--steps 40]
+
+`prepare` (here, CPU): featurizes real candidates with the adversary's own featurizer
+(all-MiniLM-L6-v2 tokenizer, max_length 256) and writes the examples, gold masks, the
+encoder's config.json and the reader texts (each passage's sentences and filled queries)
+to DIR (a few MB: what a GPU machine without this project's dependencies needs).
+`measure` (on the GPU machine: torch and transformers only, no Beam): builds the Reader
+from that config (weights randomly initialised: the same shapes, so the same arithmetic
+per step as the pretrained model) and times, after warm-up, training steps as
+`models.training.train_loop` takes them (batch 8, AdamW, fp32, cloze loss) and scoring
+batches of 64 as the filter's RunInference does (`score_batch`); then the hardness
+reader's encoder (mean-pooled MiniLM, batches of 64, max_length 128) over the reader
+texts. Prints one JSON line: queries/s for training and scoring, texts/s for the reader.
+"""
+import argparse
+import json
+import os
+import pathlib
+import time
+
+
+def prepare(candidates: str, out: str, limit: int = 600) -> dict:
+    import numpy as np
+    from models.embedding_reader import passage_plan
+    from models.features import correct_mask
+    from models.transformer import default_encoder, make_featurizer
+    from models.configs import TransformerConfig
+    from transforms.core.io_utils import join, read_parquet
+    rows = read_parquet(join(candidates, "*.parquet")).to_pylist()
+    rows = sorted(rows, key=lambda r: r["id"])[:limit]
+    feat = make_featurizer(TransformerConfig())
+    out_dir = pathlib.Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    examples, golds = [], []
+    for r in rows:
+        try:
+            cands, ex = feat(r)
+        except Exception:  # noqa: BLE001 - unscorable rows are skipped, as training skips them
+            continue
+        examples.append(ex)
+        golds.append(np.asarray(correct_mask(r, cands), dtype=bool))
+    arrays = {f"{i}:{k}": v for i, ex in enumerate(examples) for k, v in ex.items()}
+    arrays.update({f"{i}:gold": g for i, g in enumerate(golds)})
+    np.savez_compressed(out_dir / "examples.npz", **arrays)
+    for name in ("config.json", "vocab.txt"):
+        (out_dir / name).write_bytes((pathlib.Path(default_encoder()) / name).read_bytes())
+    groups = {}
+    for r in rows:
+        groups.setdefault(r["passage_id"], []).append(r)
+    texts = [t for g in groups.values() for t in passage_plan(g)[0]]
+    (out_dir / "reader_texts.json").write_text(json.dumps(texts))
+    info = {"examples": len(examples), "reader_texts": len(texts)}
+    (out_dir / "info.json").write_text(json.dumps(info))
+    return info
+
+
+def _load(data: pathlib.Path):
+    import numpy as np
+    import torch
+    z = np.load(data / "examples.npz")
+    n = 1 + max(int(k.split(":")[0]) for k in z.files)
+    examples = [{k.split(":")[1]: z[k] for k in z.files if k.startswith(f"{i}:")
+                 and not k.endswith(":gold")} for i in range(n)]
+    golds = [torch.as_tensor(z[f"{i}:gold"]) for i in range(n)]
+    return examples, golds
+
+
+def _sync(device):
+    import torch
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+
+
+def measure(data: str, device: str = "cuda", steps: int = 40, batch: int = 8,
+            score_batch_size: int = 64) -> dict:
+    import torch
+    from torch.nn.utils.rnn import pad_sequence
+    from models.batching import pad_batch, score_batch
+    from models.training import cloze_loss, to_device
+    from models.transformer import Reader
+    from transformers import AutoConfig, AutoModel
+    data, dev = pathlib.Path(data), torch.device(device)
+    config = json.loads((data / "config.json").read_text())
+    examples, golds = _load(data)
+    torch.manual_seed(0)
+    model = Reader(config).to(dev)
+    opt = torch.optim.AdamW(model.param_groups(5e-5), lr=5e-5, weight_decay=0.01)
+    out = {"device": torch.cuda.get_device_name(dev) if dev.type == "cuda" else "cpu",
+           "torch": torch.__version__, "examples": len(examples),
+           "tokens_per_example": round(sum(len(e["input_ids"]) for e in examples)
+                                       / len(examples), 1)}
+
+    def train_steps(k):
+        model.train()
+        for s in range(k):
+            i = (s * batch) % (len(examples) - batch)
+            b = to_device(pad_batch(examples[i:i + batch]), dev)
+            g = to_device({"g": pad_sequence(golds[i:i + batch], batch_first=True)}, dev)["g"]
+            loss = cloze_loss(model(**b), g, b["n_cand"])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        _sync(dev)
+
+    train_steps(5)                                      # warm-up: kernels, allocator
+    t = time.perf_counter()
+    train_steps(steps)
+    sec = time.perf_counter() - t
+    out["train_queries_per_s"] = round(steps * batch / sec, 1)
+    model.eval()
+    score_batch(model, examples[:score_batch_size], dev)
+    _sync(dev)
+    t, n = time.perf_counter(), 0
+    for i in range(0, len(examples), score_batch_size):
+        score_batch(model, examples[i:i + score_batch_size], dev)
+        n += len(examples[i:i + score_batch_size])
+    _sync(dev)
+    out["score_queries_per_s"] = round(n / (time.perf_counter() - t), 1)
+    # the hardness reader's encoder: same arithmetic as models.embedding_reader
+    texts = json.loads((data / "reader_texts.json").read_text())
+    enc = AutoModel.from_config(AutoConfig.for_model(**config)).to(dev).eval()
+    from transformers import BertTokenizerFast
+    vocab = data / "vocab.txt"
+    tok = BertTokenizerFast(str(vocab)) if vocab.exists() else None
+    if tok is not None:
+        def encode(batch_texts):
+            e = tok(batch_texts, padding=True, truncation=True, max_length=128,
+                    return_tensors="pt").to(dev)
+            with torch.no_grad():
+                hs = enc(**e).last_hidden_state
+                m = e["attention_mask"].unsqueeze(-1).to(hs.dtype)
+                return torch.nn.functional.normalize((hs * m).sum(1) / m.sum(1), dim=-1)
+        texts = sorted(texts, key=len)
+        encode(texts[:64])
+        _sync(dev)
+        t = time.perf_counter()
+        for i in range(0, len(texts), 64):
+            encode(texts[i:i + 64])
+        _sync(dev)
+        out["reader_texts"] = len(texts)
+        out["reader_texts_per_s"] = round(len(texts) / (time.perf_counter() - t), 1)
+    print(json.dumps(out))
+    return out
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    a = sub.add_parser("prepare")
+    a.add_argument("--candidates", required=True)
+    a.add_argument("--out", required=True)
+    a.add_argument("--limit", type=int, default=600)
+    b = sub.add_parser("measure")
+    b.add_argument("--data", required=True)
+    b.add_argument("--device", default="cuda")
+    b.add_argument("--steps", type=int, default=40)
+    args = p.parse_args(argv)
+    if args.cmd == "prepare":
+        print(json.dumps(prepare(args.candidates, args.out, args.limit)))
+    else:
+        measure(args.data, args.device, args.steps)
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    main()

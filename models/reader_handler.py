@@ -1,0 +1,60 @@
+"""RunInference model handler of the hardness report's held-out reader.
+
+One element is one passage with the dev/test queries to score on it: `(passage key, rows)`.
+The handler loads the reader once per worker (Beam's shared model) and scores each passage
+with one `encode` call (`models.embedding_reader.passage_predictions`): the passage's
+sentences are encoded once for all its queries, and the filled queries of all its queries
+are batched together. Passages are never mixed in one encode call, so what a query scores
+does not depend on which passages share a bundle (same bytes whatever the worker count).
+
+Generic over the reader: `reader_factory` is any picklable callable returning an object
+with `encode(texts) -> rows` (one L2-normalised row per text); the default is the frozen
+MiniLM `SentenceEncoder`.
+"""
+import functools
+from typing import Any, Callable, Iterable, Optional, Sequence
+
+from apache_beam.ml.inference.base import ModelHandler, PredictionResult
+
+
+def default_reader(path: Optional[str] = None, threads: int = 1, batch_size: int = 64):
+    from models.embedding_reader import SentenceEncoder
+    return SentenceEncoder(path, threads=threads, batch_size=batch_size)
+
+
+class PassageReaderHandler(ModelHandler):
+    """(passage key, [row, ...]) -> PredictionResult(element, [prediction or None per row])."""
+
+    def __init__(self, reader_factory: Callable[[], Any] = default_reader,
+                 predict: Optional[Callable] = None, max_batch_size: int = 8):
+        super().__init__()
+        self._factory = reader_factory
+        self._predict = predict
+        self._max_batch_size = max_batch_size
+
+    def load_model(self):
+        return self._factory()
+
+    def run_inference(self, batch: Sequence, model, inference_args=None) -> Iterable:
+        predict = self._predict
+        if predict is None:
+            from models.embedding_reader import passage_predictions as predict
+        for element in batch:
+            _, rows = element
+            yield PredictionResult(element, predict(list(rows), model.encode))
+
+    def get_num_bytes(self, batch) -> int:
+        return sum(len(r.get("passage", "")) + len(r.get("query", "")) for _, rows in batch
+                   for r in rows)
+
+    def get_metrics_namespace(self) -> str:
+        return "hardness_reader"
+
+    def batch_elements_kwargs(self):
+        return {"min_batch_size": 1, "max_batch_size": self._max_batch_size}
+
+
+def reader_handler(path: Optional[str] = None, threads: int = 1,
+                   batch_size: int = 64) -> PassageReaderHandler:
+    """The handler of the default reader (frozen MiniLM at `path`, or the packaged one)."""
+    return PassageReaderHandler(functools.partial(default_reader, path, threads, batch_size))
