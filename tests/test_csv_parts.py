@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from transforms.ingestion.articles import Article
 from transforms.ingestion.inputs import ReadConfig
-from transforms.ingestion.parts import csv_boundaries, plan_parts, whole
+from transforms.ingestion.layouts.csv_table import csv_boundaries
+from transforms.ingestion.parts import plan_parts, whole
 from transforms.ingestion.read import ReadPart
 
 # text of a field: letters, spaces, commas, quotes and line breaks of every kind

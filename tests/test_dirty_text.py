@@ -8,7 +8,8 @@ import json
 import pytest
 
 from transforms.ingestion import readers, text
-from transforms.ingestion.parts import Part, csv_boundaries, plan_parts
+from transforms.ingestion.layouts.csv_table import csv_boundaries
+from transforms.ingestion.parts import Part, plan_parts
 from transforms.ingestion.read import ReadPart
 from transforms.ingestion.inputs import ReadConfig
 from transforms.ingestion.text import normalise_text

@@ -460,11 +460,12 @@ def test_help_answers_without_importing_beam():
 #: over cnn_stories + cnndm_test250, the default adversary (5-fold lexical readers and AFLite) with its drop-only
 #: sampler,
 #: the release rules, default split policy.
-REAL = {"queries": {"train": 531, "dev": 100, "test": 53},
-        "passages": {"train": 152, "dev": 26, "test": 25},
-        "candidates": 1202, "kept": 922, "dropped_duplicates": 0,
-        "release": {"kept": 684, "reasons": {"sibling_query": 157, "answer_in_query": 67,
-                                             "only_compatible_entity": 14}}}
+REAL = {"queries": {"train": 177, "dev": 36, "test": 21},
+        "passages": {"train": 89, "dev": 14, "test": 15},
+        "candidates": 962, "kept": 314, "dropped_duplicates": 0,
+        "release": {"kept": 234, "reasons": {"sibling_query": 39, "answer_in_query": 31,
+                                             "only_compatible_entity": 5, "copied_context": 4,
+                                             "article_agreement": 1}}}
 
 
 def _digest(pairs) -> str:

@@ -2,8 +2,11 @@
 
 - `inputs`: the file list a run reads, fixed by pre-flight (`listing`: the job reads it);
   `specs`: per-input publisher, origin and column names; `parts`: pieces of large files;
-- `readers` (rc-data stories, JSON lines, CSV, Parquet), `arrow` (Hugging Face `datasets`),
-  `plaintext`, `web`, `warc`: one layout each;
+- `layout`: what an input layout is (`Layout`); `registry`: the layouts, one module each
+  under `layouts/` (rc-data stories, JSON lines, CSV, TSV, Parquet, Arrow/`datasets`, web
+  pages, WARC, title-first text);
+- the parsers the layouts call: `readers` (stories, records), `arrow` (`datasets`
+  folders), `plaintext`, `web`, `warc`; `estimate`: record counts for progress;
 - `text`: bytes to clean text; `articles`: the record handed to curation;
 - `read`: the `ReadArticles` Beam transform that runs them.
 """

@@ -1,19 +1,18 @@
-"""Records to expect in a JSON-lines or CSV file, for the progress total (pre-flight).
+"""Records to expect in a text file of many records (JSON lines, CSV), for the progress
+total (pre-flight).
 
 The first MB of text is read (decompressed for `.gz`, `.bz2`, `.xz`): a whole file is
-counted exactly, a larger one scaled from the sample by the file bytes it took. CSV records
-are counted by the csv module (a quoted highlight block of three lines is one row), JSON
-lines by their non-blank lines.
+counted exactly, a larger one scaled from the sample by the file bytes it took. The layout
+counts the records of the sample (CSV: by the csv module, so a quoted highlight block of
+three lines is one row; JSON lines: non-blank lines).
 """
 import bz2
-import io
 import lzma
 import zlib
 
 import fsspec
 
-from transforms.ingestion.parts import csv_record_ends
-from transforms.ingestion.readers import is_compressed
+from transforms.ingestion.layout import is_compressed
 
 SAMPLE = 1 << 20
 _STEP = 4096
@@ -54,23 +53,16 @@ def sample(path: str, size: int, n: int = SAMPLE):
         return _inflate(raw, make, n) if make else None
 
 
-def count(head: bytes, kind: str) -> int:
-    """Records in complete text: CSV rows after the header, or non-blank lines."""
-    if kind == "csv":
-        return max(0, sum(1 for _ in csv_record_ends(io.BytesIO(head))) - 1)
-    return sum(1 for line in head.splitlines() if line.strip())
-
-
-def text_records(path: str, size: int, kind: str):
-    """(records, exact) of a JSON-lines or CSV file."""
+def text_records(path: str, size: int, count):
+    """(records, exact) of a file; `count(text)`: the records in complete text."""
     found = sample(path, size)
     if found is None:
         return 0, False
     head, used, whole = found
     if whole:
-        return count(head, kind), True
+        return count(head), True
     complete = head[: head.rfind(b"\n") + 1]     # the last line may be cut
-    n = count(complete, kind)
+    n = count(complete)
     if not complete or not n:
         return 0, False
     return int(n * len(head) / len(complete) * size / used), False

@@ -3,15 +3,15 @@
 - every `--input` pattern must match files: a pattern that matches nothing, or names a
   folder (other than one `datasets` wrote: its `.arrow` shards), is refused with a hint;
   files no reader knows are refused when nothing else matched, and counted (they become
-  `unknown_file_type` rows) otherwise; a mapped column a CSV/Parquet/Arrow file lacks is
-  refused, naming the file's columns;
+  `unknown_file_type` rows) otherwise; a mapped column the first file with a header or
+  schema (CSV, TSV, Parquet, Arrow) lacks is refused, naming the file's columns;
 - the files, fixed here: the job reads this list (`listed_files`), never the globs again;
 - the total of records to expect, for progress (exact for one-article files, Parquet and
   local Arrow files; CSV rows and JSON lines counted in the first MB, scaled for larger
   or compressed files: estimate.py);
 - `--limit N`: the first N records, in sorted file order, each file with a cap.
+Each file's layout (registry.py) says how to do these for its format.
 """
-import io
 import logging
 import os
 from dataclasses import dataclass
@@ -22,14 +22,10 @@ import fsspec
 from transforms.core import io_utils
 from transforms.core.config import setting
 from transforms.core.preflight import InputError, check_remote
-from transforms.ingestion import arrow
-from transforms.ingestion.estimate import text_records
-from transforms.ingestion.readers import file_type
+from transforms.ingestion import registry
 from transforms.ingestion.specs import InputSpec, as_spec, unknown_columns
 
 log = logging.getLogger("inputs")
-ONE_PER_FILE = ("story", "html", "txt")
-CRAWLED_KINDS = {"html": "crawled", "warc": "crawled"}
 
 
 @dataclass(frozen=True)
@@ -70,8 +66,10 @@ class InputFile(NamedTuple):
 
 
 def default_origin(path: str, origin: str) -> str:
-    """The origin of a file: as given, else `crawled` for web pages and archives."""
-    return origin or CRAWLED_KINDS.get(file_type(path), "public")
+    """The origin of a file: as given, else its layout's (`crawled` for web pages and
+    archives, else `public`)."""
+    layout = registry.layout_of(path)
+    return origin or (layout.origin if layout else "public")
 
 
 def _is_dir(pattern: str) -> bool:
@@ -83,9 +81,11 @@ def _is_dir(pattern: str) -> bool:
 
 
 def expand(pattern: str) -> list:
-    """[(path, size)]: a `datasets` folder's shards, else the files a glob matches."""
-    if arrow.is_datasets_folder(pattern):
-        return arrow.datasets_files(pattern)
+    """[(path, size)]: the files of a folder a layout reads whole (a `datasets` folder's
+    shards), else the files a glob matches."""
+    folder = registry.folder_layout(pattern)
+    if folder:
+        return folder.folder_files(pattern)
     return io_utils.glob_sizes(pattern)
 
 
@@ -96,7 +96,7 @@ def list_inputs(inputs) -> list:
         spec = as_spec(item)
         pattern, origin = spec.pattern, spec.origin
         check_remote(pattern)
-        if _is_dir(pattern) and not arrow.is_datasets_folder(pattern):
+        if _is_dir(pattern) and not registry.folder_layout(pattern):
             raise InputError(f"--input {pattern} is a folder: add a glob, e.g. "
                              f"{pattern.rstrip('/')}/*.story or {pattern.rstrip('/')}/**/*.jsonl"
                              " (a folder is read as such only when `datasets` wrote it: "
@@ -109,32 +109,24 @@ def list_inputs(inputs) -> list:
             raise InputError(f"--input {pattern} matches no file")
         listed.append(Listed(pattern, origin, tuple(files), spec))
         check_columns(spec, files)
-    unknown = [p for item in listed for p, _ in item.files if not file_type(p)]
+    unknown = [p for item in listed for p, _ in item.files if not registry.layout_of(p)]
     known = sum(len(item.files) for item in listed) - len(unknown)
     if unknown and not known:
         exts = sorted({os.path.splitext(p)[1] or os.path.basename(p) for p in unknown})
         raise InputError(f"no input file has a layout this job reads ({', '.join(exts)}); "
-                         "expected .story, .jsonl/.json, .csv, .parquet, .html, .warc or "
-                         ".txt (optionally .gz)")
+                         f"expected {registry.KINDS_HELP} (optionally .gz)")
     if unknown:
         log.warning("%d input file(s) of unknown type will be rejected as unknown_file_type "
                     "(e.g. %s)", len(unknown), unknown[0])
     return listed
 
 
-def file_columns(path: str, kind: str) -> Optional[list]:
-    """The column names of a CSV, Parquet or Arrow file (None for other layouts)."""
-    with fsspec.open(path, "rb", compression="infer") as f:
-        if kind == "csv":
-            import csv
-            csv.field_size_limit(1 << 30)
-            return next(csv.reader(io.TextIOWrapper(f, encoding="utf-8-sig", newline="")), [])
-        if kind == "parquet":
-            import pyarrow.parquet as pq
-            return pq.ParquetFile(f).schema_arrow.names
-        if kind == "arrow":
-            return next(arrow.record_batches(f)).schema.names
-    return None
+def file_columns(path: str, layout) -> Optional[list]:
+    """The column names of a file whose layout has columns (CSV, Parquet, Arrow), else None."""
+    if not layout.columns:
+        return None
+    with fsspec.open(path, "rb", compression=layout.compression) as f:
+        return layout.columns(f)
 
 
 def check_columns(spec: InputSpec, files) -> None:
@@ -142,15 +134,16 @@ def check_columns(spec: InputSpec, files) -> None:
     naming the file's columns (every other file is checked as the job reads it)."""
     if not spec.columns:
         return
-    if not any(file_type(p) in ("csv", "jsonl", "parquet", "arrow") for p, _ in files):
-        raise InputError(f"--input {spec.pattern}: column names apply to CSV, JSON lines, "
-                         "Parquet and Arrow files; this input has none")
-    for path, _ in files:
-        kind = file_type(path)
-        if kind not in ("csv", "parquet", "arrow"):
+    layouts = [registry.layout_of(p) for p, _ in files]
+    if not any(layout and layout.mapped for layout in layouts):
+        mapped = ", ".join(layout.help for layout in registry.LAYOUTS if layout.mapped)
+        raise InputError(f"--input {spec.pattern}: column names apply to {mapped} files; "
+                         "this input has none")
+    for (path, _), layout in zip(files, layouts):
+        if not (layout and layout.columns):
             continue
         try:
-            columns = file_columns(path, kind)
+            columns = file_columns(path, layout)
         except Exception:  # noqa: BLE001 - the job reports unreadable files
             return
         problem = unknown_columns(spec.columns, columns or [])
@@ -170,23 +163,14 @@ def listed_files(listed) -> list:
     return out
 
 
-def _estimate(path: str, size: int, kind: str):
+def _estimate(path: str, size: int, layout):
     """(records, exact) of one file."""
-    if kind in ONE_PER_FILE:
-        return 1, True
+    if layout is None:
+        return 0, False
     try:
-        if kind == "parquet":
-            import pyarrow.parquet as pq
-            with fsspec.open(path, "rb") as f:
-                return pq.ParquetFile(f).metadata.num_rows, True
-        if kind == "arrow":
-            n = arrow.count_rows(path)
-            return (n, True) if n is not None else (0, False)
-        if kind in ("jsonl", "csv"):
-            return text_records(path, size, kind)
+        return layout.records(path, size)
     except Exception:  # noqa: BLE001 - the job reports unreadable files
-        pass
-    return 0, False
+        return 0, False
 
 
 SAMPLED_FILES = 16   # JSON-lines/CSV files sampled per layout and compression; then scaled
@@ -194,17 +178,18 @@ SAMPLED_FILES = 16   # JSON-lines/CSV files sampled per layout and compression; 
 
 def estimate_records(listed) -> tuple:
     """(records expected, exact?) over every listed file (progress only). Past the first
-    SAMPLED_FILES JSON-lines/CSV files of a kind, a file counts its bytes at their rate."""
+    SAMPLED_FILES files of a sampled layout (JSON lines, CSV) and compression, a file
+    counts its bytes at their rate."""
     total, exact, rates = 0, True, {}
     for item in listed:
         for path, size in item.files:
-            kind = file_type(path)
-            key = (kind, path.lower().rsplit(".", 1)[-1])
-            rate = rates.setdefault(key, [0, 0, 0]) if kind in ("jsonl", "csv") else None
+            layout = registry.layout_of(path)
+            key = (layout and layout.name, path.lower().rsplit(".", 1)[-1])
+            rate = rates.setdefault(key, [0, 0, 0]) if layout and layout.sampled else None
             if rate and rate[0] >= SAMPLED_FILES:
                 n, ok = int(size * rate[1] / max(1, rate[2])), False
             else:
-                n, ok = _estimate(path, size, kind)
+                n, ok = _estimate(path, size, layout)
                 if rate is not None:
                     rate[0], rate[1], rate[2] = rate[0] + 1, rate[1] + n, rate[2] + size
             total += n
@@ -212,30 +197,13 @@ def estimate_records(listed) -> tuple:
     return total, exact
 
 
-def _count_records(path: str, kind: str, need: int) -> int:
+def _count_records(path: str, layout, need: int) -> int:
     """Records of a file, counting at most `need` (for --limit)."""
-    if kind in ONE_PER_FILE:
+    if layout.one_per_file:
         return 1
     with fsspec.open(path, "rb", compression="infer") as f:
-        if kind == "parquet":
-            import pyarrow.parquet as pq
-            return pq.ParquetFile(f).metadata.num_rows
-        if kind == "csv":
-            import csv
-            csv.field_size_limit(1 << 30)
-            rows = csv.reader(io.TextIOWrapper(f, encoding="utf-8-sig", newline=""))
-            next(rows, None)
-            return sum(1 for _, _ in zip(range(need), rows))
-        if kind == "jsonl":
-            return sum(1 for _, line in zip(range(need), (l for l in f if l.strip())))
-        if kind == "arrow":
-            n = 0
-            for batch in arrow.record_batches(f):
-                n += batch.num_rows
-                if n >= need:
-                    break
-            return n
-    return need   # WARC and the like: read up to the cap
+        # a layout that cannot count (WARC): read up to the cap
+        return layout.count(f, need) if layout.count else need
 
 
 def limit_files(listed, limit: int) -> list:
@@ -246,14 +214,14 @@ def limit_files(listed, limit: int) -> list:
     for path, size, origin, source, columns in files:
         if left <= 0:
             break
-        kind = file_type(path)
-        if not kind:
+        layout = registry.layout_of(path)
+        if not layout:
             continue
         try:
-            n = _count_records(path, kind, left)
+            n = _count_records(path, layout, left)
         except Exception:  # noqa: BLE001 - the job reports why it cannot be read
             n = 1
-        cap = left if n >= left and kind not in ONE_PER_FILE else None
+        cap = left if n >= left and not layout.one_per_file else None
         out.append(InputFile(path, origin, size, cap, source, columns))
         left -= max(1, min(n, left))
     return out

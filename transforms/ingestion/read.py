@@ -8,22 +8,23 @@ Funnel steps (see transforms/core/accounting.py):
 The commands fix the file list before the job starts (inputs.py) and write it to a listing
 file that the job reads (listing.py): the graph never embeds the list, and a listed file
 gone when read is a `missing_file` row. Given only patterns, the job expands them itself.
-Large files are read in parts by several workers (parts.py).
+Large files are read in parts by several workers (parts.py). Each file is parsed by its
+layout (registry.py: one module per format under layouts/).
 """
 import collections
-import io
 import logging
 import apache_beam as beam
 import fsspec
 
 from transforms.core.accounting import COUNTS, Count, StepFn, accounted, merged, reject
-from transforms.ingestion import limits, listing, readers, streams
+from transforms.ingestion import limits, listing, readers, registry, streams
 from transforms.ingestion.inputs import InputFile, ReadConfig, default_origin, expand
-from transforms.ingestion.parts import Part, csv_record_ends, plan_parts
+from transforms.ingestion.layout import ReadContext
+from transforms.ingestion.parts import Part, plan_parts
+from transforms.ingestion.registry import KINDS_HELP
 from transforms.ingestion.specs import InputSpec, as_spec
 
 log = logging.getLogger(__name__)
-KINDS_HELP = ".story, .jsonl/.json, .csv, .parquet, .arrow, .html/.htm, .warc, .txt"
 
 
 class ExpandInputs(StepFn):
@@ -55,7 +56,7 @@ class PlanFile(StepFn):
 
     def apply(self, item):
         path, origin, size, cap, source, columns = InputFile(*item)
-        if not readers.file_type(path):
+        if not registry.layout_of(path):
             yield reject("files", "unknown_file_type", source_file=path,
                          detail=f"{path}: expected {KINDS_HELP} (optionally compressed, "
                                 "e.g. .gz)")
@@ -125,94 +126,26 @@ class ReadPart(StepFn):
                                        detail=f"after {n} record(s): {type(err).__name__}: {err}")
 
     def _parse(self, part: Part, counter):
-        path, origin, kind = part.path, part.origin, part.kind
-        allow = self.config.allow_no_highlights
-        mapping = (InputSpec(path, origin, part.source, part.columns)
+        """The records of one part, as its layout reads them."""
+        layout = registry.by_name(part.kind)
+        mapping = (InputSpec(part.path, part.origin, part.source, part.columns)
                    if part.source or part.columns else None)
-        # a WARC archive is gzipped record by record: its reader reads the members itself,
-        # so a cut archive keeps every record before the break, with compressed offsets
-        compression = None if kind == "warc" else "infer"
-        with fsspec.open(path, "rb", compression=compression) as f:
-            if kind in ("story", "html", "txt"):
-                data = streams.read_capped(f, self.limit)
-                if isinstance(data, streams.TooLarge):
-                    yield self._too_large(path, "the file", data.size)
+        ctx = ReadContext(self.limit, self.config.allow_no_highlights, counter, mapping)
+        compression = layout.compression if layout else "infer"
+        with fsspec.open(part.path, "rb", compression=compression) as f:
+            if layout is None:
+                return
+            source = f
+            if layout.one_per_file:
+                source = streams.read_capped(f, ctx.limit)
+                if isinstance(source, streams.TooLarge):
+                    yield ctx.too_large(part.path, "the file", source.size)
                     return
-            if kind == "story":
-                yield readers.parse_story(data, path, origin, counter)
-            elif kind == "jsonl":
-                yield from self._jsonl(f, part, counter, mapping)
-            elif kind == "csv":
-                yield from self._csv(f, part, counter, mapping)
-            elif kind == "parquet":
-                yield from self._parquet(f, part, counter, mapping)
-            elif kind == "arrow":
-                from transforms.ingestion.arrow import record_batches
-                yield from readers.parse_parquet(record_batches(f), path, origin, 0, counter,
-                                                 mapping, self.limit)
-            elif kind == "html":
-                from transforms.ingestion import web
-                yield from web.parse_html(data, path, origin, allow_no_highlights=allow)
-            elif kind == "warc":
-                from transforms.ingestion import warc
-                yield from warc.parse_warc(f, path, origin, allow_no_highlights=allow)
-            elif kind == "txt":
-                from transforms.ingestion import plaintext
-                yield from plaintext.parse_txt(data, path, origin, allow_no_highlights=allow)
+            yield from layout.read(source, part, ctx)
 
     @property
     def limit(self) -> int:
         return int(self.config.max_record_mb * (1 << 20))
-
-    def _too_large(self, path, where, size):
-        return readers.rejected_row("read", "record_too_large", source_file=path,
-                                    detail=streams.too_large_detail(where, size, self.limit))
-
-    def _jsonl(self, f, part: Part, counter, mapping=None):
-        """Lines read in bounded chunks; a part holds the lines that start in its range."""
-        start = 0
-        if part.count > 1 and part.start:
-            f.seek(part.start - 1)
-            start = part.start - 1
-        lines = streams.bounded_lines(f, self.limit, start)
-        if part.count > 1 and part.start:
-            next(lines, None)   # the end of the line the previous part holds
-        for number, (offset, raw) in enumerate(lines, start=1):
-            if part.count > 1 and offset >= part.end:
-                break
-            where = f"line {number}" if part.count == 1 else f"byte {offset}"
-            if isinstance(raw, streams.TooLarge):
-                yield self._too_large(part.path, where, raw.size)
-                continue
-            parsed = readers.parse_json_line(raw, part.path, part.origin, where, counter,
-                                             mapping)
-            if parsed is not None:
-                yield parsed
-
-    def _csv(self, f, part: Part, counter, mapping=None):
-        if part.count == 1:
-            yield from readers.parse_csv(streams.CsvSource(f, self.limit), part.path,
-                                         part.origin, counter, mapping)
-            return
-        header_end = next(csv_record_ends(f), 0)   # the header as the csv module reads it
-        f.seek(0)
-        header = f.read(header_end)
-        f.seek(part.start)
-        body = f.read(part.end - part.start)
-        source = streams.CsvSource(io.BytesIO(header + body), self.limit)
-        for parsed in readers.parse_csv(source, part.path, part.origin, counter, mapping):
-            if isinstance(parsed, dict) and parsed.get("detail", "").startswith("row "):
-                parsed["detail"] = f"part {part.index} " + parsed["detail"]
-            yield parsed
-
-    def _parquet(self, f, part: Part, counter, mapping=None):
-        import pyarrow.parquet as pq
-        pf = pq.ParquetFile(f)
-        groups = None if part.count == 1 else list(range(part.start, part.end))
-        first = sum(pf.metadata.row_group(g).num_rows for g in range(part.start)) if groups else 0
-        batches = pf.iter_batches(batch_size=256, row_groups=groups)
-        yield from readers.parse_parquet(batches, part.path, part.origin, first, counter,
-                                         mapping, self.limit)
 
 
 class ReadArticles(beam.PTransform):

@@ -1,12 +1,11 @@
-"""Parsers for the input layouts. Pure functions: bytes or records in, `Article`s or
-rejected rows out. They never raise on bad input; they say why it was rejected.
+"""Parsers shared by the input layouts (`layouts/`). Pure functions: bytes or records in,
+`Article`s or rejected rows out. They never raise on bad input; they say why it was rejected.
 
-Layouts:
 - DeepMind rc-data `.story`: paragraphs separated by blank lines, then `@highlight` blocks.
-- JSON lines: `id`, `article` (or `text`), `highlights` (list of strings, or one per line),
-  optional `source`, `url`, `origin`, `title`, `date`. The Hugging Face `cnn_dailymail`
-  layout is the same with `highlights` as one string; it is read from `.jsonl`, `.csv`,
-  `.parquet` or `.arrow` (`arrow.py`). Other column names: an input's mapping (`specs.py`).
+- Records (JSON lines, CSV rows, Parquet and Arrow rows): `id`, `article` (or `text`),
+  `highlights` (list of strings, or one per line), optional `source`, `url`, `origin`,
+  `title`, `date`. The Hugging Face `cnn_dailymail` layout is the same with `highlights` as
+  one string. Other column names: an input's mapping (`specs.py`).
 - Web pages (`.html`), WARC archives and title-first `.txt` files: `web.py`, `warc.py`,
   `plaintext.py`.
 Text is cleaned of control characters and its line endings normalised before paragraphs
@@ -23,38 +22,21 @@ from typing import Iterable, Iterator, Optional, Union
 from transforms.core import safejson
 from transforms.core.rules import rejected_row
 from transforms.ingestion.articles import Article
+from transforms.ingestion.layout import strip_compression
 from transforms.ingestion.specs import InputSpec, column_for, columns_problem, unknown_columns
 from transforms.ingestion.streams import RecordRefused, guarded_rows
 from transforms.ingestion.text import (clean_field, clean_prose, decode, has_lone_surrogate,
                                        normalise_text)
 
 STAGE = "read"
-COMPRESSIONS = (".gz", ".bz2", ".xz", ".zst")
-_EXTENSIONS = {"story": "story", "json": "jsonl", "jsonl": "jsonl", "ndjson": "jsonl",
-               "csv": "csv", "parquet": "parquet", "html": "html", "htm": "html",
-               "warc": "warc", "txt": "txt", "arrow": "arrow"}
-KNOWN_TYPES = tuple(sorted(set(_EXTENSIONS.values())))
 
 Parsed = Union[Article, dict]  # an Article, or a rejected row
 
 
-
-def strip_compression(name: str) -> str:
-    for ext in COMPRESSIONS:
-        if name.lower().endswith(ext):
-            return name[: -len(ext)]
-    return name
-
-
-def is_compressed(path: str) -> bool:
-    return strip_compression(path) != path
-
-
 def file_type(path: str) -> str:
-    """The layout of a file from its name (compression ignored), or '' when unknown."""
-    name = strip_compression(posixpath.basename(path)).lower()
-    ext = name.rsplit(".", 1)[-1] if "." in name else ""
-    return _EXTENSIONS.get(ext, "")
+    """The name of a file's layout, or '' when unknown (`registry.file_type`)."""
+    from transforms.ingestion.registry import file_type as layout_name
+    return layout_name(path)
 
 
 def article_id_from_path(path: str) -> str:
@@ -227,10 +209,13 @@ def parse_jsonl(lines: Iterable[bytes], path: str, origin: str,
 
 def parse_csv(stream: io.TextIOBase, path: str, origin: str,
               counter: Optional[collections.Counter] = None,
-              mapping: Optional[InputSpec] = None) -> Iterator[Parsed]:
+              mapping: Optional[InputSpec] = None, dialect: str = "excel",
+              missing_reason: str = "csv_missing_columns") -> Iterator[Parsed]:
+    """Rows of a delimited text file with a header (`dialect`: the csv module's, e.g.
+    `excel-tab` for TSV); a header without the needed columns is one `missing_reason` row."""
     csv.field_size_limit(1 << 30)
-    reader = csv.DictReader(stream)
-    problem = columns_problem(reader.fieldnames, mapping, "csv_missing_columns")
+    reader = csv.DictReader(stream, dialect=dialect)
+    problem = columns_problem(reader.fieldnames, mapping, missing_reason)
     if problem:
         yield rejected_row(STAGE, problem[0], source_file=path, detail=problem[1])
         return
