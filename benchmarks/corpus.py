@@ -9,6 +9,7 @@ import os
 import pathlib
 
 from transforms.ingestion import readers
+from transforms.core.rules import is_rejected
 from transforms.curation.clean import CleanConfig, clean_article
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
@@ -56,7 +57,7 @@ def clean_articles(articles, config: CleanConfig = CleanConfig()) -> list:
     by_id = {}
     for a in articles:
         c = clean_article(a, config)
-        if isinstance(c, dict):
+        if is_rejected(c):
             continue
         kept = by_id.get(c.article_id)
         if kept is None or content_key(c) < content_key(kept):

@@ -37,6 +37,7 @@ from dataclasses import replace
 from benchmarks import corpus, layouts
 from transforms.curation.annotation import AnnotateConfig, Annotator
 from transforms.ingestion.articles import Article
+from transforms.core.rules import is_rejected
 from transforms.curation.clean import CleanConfig, clean_article
 from transforms.curation import wraps
 from transforms.curation.coref import RuleBasedResolver
@@ -105,16 +106,16 @@ def run_chain(articles, annotator, rules="record", resolver=None):
         pieces = collections.Counter()
         c = clean_article(a, CleanConfig(), pieces)
         counts.update({"clean_piece:" + k: v for k, v in pieces.items()})
-        if isinstance(c, dict):
-            counts["clean:" + c["reason"]] += 1
+        if is_rejected(c):
+            counts["clean:" + c.reason] += 1
         else:
             cleaned.append(c)
     queries = []
     for i in range(0, len(cleaned), 16):
         for annotated in annotator.annotate(cleaned[i:i + 16]):
             p = build_passage(annotated, PassageConfig(), resolver, rules)
-            if isinstance(p, dict):
-                counts["passage:" + p["reason"]] += 1
+            if is_rejected(p):
+                counts["passage:" + p.reason] += 1
                 continue
             counts["passages"] += 1
             counts["passages_with_wrap_dot"] += bool(wraps.WRAP_DOT.search(p.text))
@@ -129,11 +130,11 @@ def run_chain(articles, annotator, rules="record", resolver=None):
                     counts["sentence:" + reason] += 1
                     continue
                 counts["sentences_kept"] += 1
-                for kind, row in queries_for_sentence(p, s, shared):
-                    if kind == "query":
-                        queries.append(row)
+                for _, row in queries_for_sentence(p, s, shared):
+                    if is_rejected(row):
+                        counts["query:" + row.reason] += 1
                     else:
-                        counts["query:" + row["reason"]] += 1
+                        queries.append(row)
     return queries, counts
 
 

@@ -38,6 +38,7 @@ import sys
 
 from benchmarks import record_examples as rx
 from transforms.curation.annotation import AnnotateConfig, Annotator
+from transforms.core.rules import is_rejected
 from transforms.curation.clean import clean_article
 from transforms.curation.coref import RuleBasedResolver
 from transforms.generation.cloze import QueryConfig, passage_row, queries_for_sentence
@@ -77,7 +78,7 @@ def body_paragraphs(p: rx.GoldPassage, dropped=None) -> int:
     """How many paragraphs the cleaned body is (cleaning may cut pieces out of it)."""
     cleaned = clean_article(Article("b", (p.body,), p.highlights or ("x",), p.source, None,
                                     "record", "record"), dropped=dropped)
-    return 0 if isinstance(cleaned, dict) else len(cleaned.paragraphs)
+    return 0 if is_rejected(cleaned) else len(cleaned.paragraphs)
 
 
 # what the project removes on purpose (issue 32: photo captions, their labels and
@@ -128,7 +129,7 @@ def why_no_query(passage, sentence, fill, rows) -> str:
     end = start + len(answer)
     for m in sentence.mentions:
         if (m.start, m.end) == (start, end):
-            bad = [r["reason"] for kind, r in rows if kind == "rejected"]
+            bad = [r.reason for _, r in rows if is_rejected(r)]
             if "ambiguous_name" in bad:
                 return "ambiguous_name"
             return "no_answer" if bad else "query_differs"
@@ -158,7 +159,7 @@ def entity_spans(p: rx.GoldPassage, annotator) -> list:
     article = Article(f"record-{p.pid}", (p.body,), p.highlights, p.source, None,
                       "record", "record")
     cleaned = clean_article(article)
-    if not isinstance(cleaned, dict):
+    if not is_rejected(cleaned):
         annotated = annotator.annotate([cleaned])[0]
         n = len(annotated.paragraphs)
         joined = rx.HIGHLIGHT.join([" ".join(x.text for x in annotated.paragraphs)]
@@ -172,8 +173,8 @@ def query_outcome(p: rx.GoldPassage, q: rx.GoldQuery, fill, annotator, config, r
     """(cause or None when regenerated, answers cover gold, detail) for one real query."""
     dropped = collections.Counter()
     cleaned = clean_article(rebuild(p, fill[0]), dropped=dropped)
-    if isinstance(cleaned, dict) or not body_paragraphs(p):
-        return "clean:" + (cleaned["reason"] if isinstance(cleaned, dict) else "body"), None, ""
+    if is_rejected(cleaned) or not body_paragraphs(p):
+        return "clean:" + (cleaned.reason if is_rejected(cleaned) else "body"), None, ""
     found = [i for i, x in enumerate(cleaned.paragraphs) if norm(x) == norm(fill[0])]
     if not found:       # cleaning cut the sentence: a caption or its label, a promotion
         why = removed_on_purpose(p, fill, dropped)
@@ -185,8 +186,8 @@ def query_outcome(p: rx.GoldPassage, q: rx.GoldQuery, fill, annotator, config, r
                                                        annotated.paragraphs[:n_body])),
                           max_paragraph_tokens=10 ** 9)
     passage = build_passage(annotated, pconf, resolver, config.rules)
-    if isinstance(passage, dict):
-        return "passage:" + passage["reason"], None, passage.get("detail", "")
+    if is_rejected(passage):
+        return "passage:" + passage.reason, None, passage.detail or ""
     sentence, cause = _locate(passage.sentences, fill[0])
     if sentence is None:
         return cause, None, ""
@@ -197,7 +198,7 @@ def query_outcome(p: rx.GoldPassage, q: rx.GoldQuery, fill, annotator, config, r
     if reason:
         return reason, None, detail(passage, sentence, reason, config)
     rows = list(queries_for_sentence(passage, sentence, passage_row(passage, QueryConfig())))
-    hit = [r for kind, r in rows if kind == "query" and norm(r["query"]) == norm(q.query)]
+    hit = [r for _, r in rows if not is_rejected(r) and norm(r["query"]) == norm(q.query)]
     if not hit:
         return (why_no_query(passage, sentence, fill, rows), None,
                 "mentions: " + ", ".join(m.text for m in sentence.mentions))

@@ -64,12 +64,12 @@ def test_source_inference():
 
 
 def test_clean_article_reasons():
-    assert clean_article(art([], ())) ["reason"] == "empty_article"
-    assert clean_article(art(["  E-mail to a friend "], ())) ["reason"] == "empty_article"
-    assert clean_article(art([], ("h",)))["reason"] == "only_highlights"
-    assert clean_article(art(["Body."], ()))["reason"] == "no_highlights"
+    assert clean_article(art([], ())).reason == "empty_article"
+    assert clean_article(art(["  E-mail to a friend "], ())).reason == "empty_article"
+    assert clean_article(art([], ("h",))).reason == "only_highlights"
+    assert clean_article(art(["Body."], ())).reason == "no_highlights"
     big = clean_article(art(["x" * 200], ()), CleanConfig(max_article_chars=100))
-    assert big["reason"] == "article_too_long"
+    assert (big.reason, big.detail) == ("article_too_long", "200 characters > 100")
 
 
 def test_clean_article_output():
@@ -262,7 +262,7 @@ def _ends_like_text(p):
 def test_piece_rules_are_named_rules_with_reasons():
     assert all(isinstance(r, Rule) for r in PIECE_RULES)
     assert [r.reason for r in PIECE_RULES] == ["boilerplate", "stat_box", "link_headline",
-                                               "promotion"]
+                                               "promotion", "caption"]
     got = paragraph_pieces("E-mail to a friend", "cnn")
     assert got[0][1].reason == "boilerplate"
 
@@ -317,3 +317,76 @@ def test_list_bullets_at_a_line_start_are_layout_not_text():
         "Democrats are working to strengthen Social Security."
     assert clean_paragraph("▪ First point\n• Second point") == "First point\nSecond point"
     assert clean_paragraph("Prices rose 5 • 3 points.") == "Prices rose 5 • 3 points."
+
+
+# ---- the cleaning rule tables and their index (issue 30) ---------------------------------
+def test_every_cleaning_table_is_indexed_in_the_order_clean_applies_them():
+    from transforms.curation import highlights, wraps
+    from transforms.curation.clean import ARTICLE_RULES, CLEANED_RULES, CLEANING_RULES
+    assert list(CLEANING_RULES) == ["article", "line", "piece", "bullet", "highlight",
+                                    "cleaned"]
+    assert CLEANING_RULES["article"] is ARTICLE_RULES and CLEANING_RULES["cleaned"] is \
+        CLEANED_RULES and CLEANING_RULES["piece"] is PIECE_RULES
+    assert CLEANING_RULES["line"] is wraps.WRAP_LINE_RULES
+    assert CLEANING_RULES["bullet"] is highlights.BULLET_RULES
+    for table in CLEANING_RULES.values():
+        assert all(isinstance(r, Rule) for r in table)
+        assert len({r.name for r in table}) == len(table)
+
+
+def test_article_rules_read_the_config():
+    from transforms.core.rules import first_rejection
+    from transforms.curation.clean import ARTICLE_RULES, CLEANED_RULES
+    body = art(["A paragraph of news."], ())
+    assert first_rejection(ARTICLE_RULES, body, None, CleanConfig()) is None
+    assert first_rejection(ARTICLE_RULES, body, None, CleanConfig(max_article_chars=5)) == \
+        ("max_article_chars", "article_too_long", "20 characters > 5")
+    assert first_rejection(CLEANED_RULES, body, None, CleanConfig()).reason == "no_highlights"
+    assert first_rejection(CLEANED_RULES, body, None, CleanConfig(min_highlights=0)) is None
+
+
+def test_highlight_rules():
+    from transforms.core.rules import first_rejection
+    from transforms.curation.highlights import BULLET_RULES, HIGHLIGHT_RULES, Bullets
+    assert first_rejection(BULLET_RULES, "CLICK HERE for all the latest Chelsea news").reason \
+        == "highlight_promotion"
+    assert first_rejection(BULLET_RULES, "Chelsea won the league on Sunday") is None
+    assert first_rejection(HIGHLIGHT_RULES, "Manchester", Bullets(True)).reason == \
+        "highlight_fragment"
+    assert first_rejection(HIGHLIGHT_RULES, "Manchester", Bullets(False)) is None  # all short
+    assert first_rejection(HIGHLIGHT_RULES, "Chelsea won it", Bullets(True)) is None
+
+
+def test_the_worked_example_of_docs_pipeline_md(monkeypatch):
+    # docs/pipeline.md, "Adding a rule": one table entry is all clean needs to drop a piece
+    # (counted by reason) and to reject an article
+    import collections
+    import dataclasses
+    import re
+    from transforms.core.config import setting
+    from transforms.core.rules import first_rejection
+    from transforms.curation import clean
+    photo_credit = re.compile(r"\(?(?:Photo|Picture|Image)s?(?: credit)?: [^.()]{1,60}\)?")
+    monkeypatch.setattr(clean, "PIECE_RULES", clean.PIECE_RULES + (Rule(
+        "not_photo_credit", "photo_credit",
+        lambda piece, ctx, c: not photo_credit.fullmatch(piece.strip())),))
+    assert first_rejection(clean.PIECE_RULES, "Photo: Getty Images",
+                           clean.Piece("reuters")).reason == "photo_credit"
+    assert first_rejection(clean.PIECE_RULES, "The photo: a 1962 print, sold for $2,000.",
+                           clean.Piece("reuters")) is None
+    dropped = collections.Counter()
+    got = clean_article(art(["Photo: Getty Images", "A paragraph of news."], source="reuters"),
+                        dropped=dropped)
+    assert got.paragraphs == ("A paragraph of news.",) and dropped["photo_credit"] == 1
+
+    @dataclasses.dataclass(frozen=True)
+    class Config(CleanConfig):
+        min_paragraphs: int = setting(1, "paragraphs a cleaned article needs")
+    monkeypatch.setattr(clean, "CLEANED_RULES", clean.CLEANED_RULES + (Rule(
+        "min_paragraphs", "under_{min_paragraphs}_paragraphs",
+        lambda a, ctx, c: len(a.paragraphs) >= c.min_paragraphs
+        or (False, f"{len(a.paragraphs)} paragraphs")),))
+    one = art(["A single paragraph of news."], ("A highlight of it.",))
+    why = clean_article(one, Config(min_paragraphs=2))
+    assert (why.reason, why.detail) == ("under_2_paragraphs", "1 paragraphs")
+    assert clean_article(one, Config()).paragraphs == ("A single paragraph of news.",)

@@ -2,6 +2,7 @@
 import json
 
 import apache_beam as beam
+import pytest
 from apache_beam.testing.test_pipeline import TestPipeline as BeamTestPipeline
 from apache_beam.testing.util import assert_that, equal_to
 
@@ -116,3 +117,22 @@ def _balanced(sums):
     accounts = funnel(flat, steps)
     assert chain_gaps(accounts, first_in=1) == [], accounts
     assert accounts["query"]["out"] > 0
+
+
+@pytest.mark.fast
+def test_deduplication_rules_name_the_copy_kept():
+    from transforms.core.rules import first_rejection
+    from transforms.curation.curate import DEDUPLICATE_RULES, DISTINCT_RULES, Copy
+
+    def article(article_id, origin, source_file):
+        return Article(article_id, ("Text.",), ("A bullet.",), None, None, origin, source_file)
+    public, crawled = article("a", "public", "p.story"), article("b", "crawled", "c.html")
+    again = article("c", "public", "q.story")
+    assert first_rejection(DEDUPLICATE_RULES, public, Copy(public)) is None
+    assert first_rejection(DEDUPLICATE_RULES, again, Copy(public)) == (
+        "kept_copy", "duplicate_article_id", "kept the copy from p.story")
+    assert first_rejection(DISTINCT_RULES, crawled, Copy(public, "text")) == (
+        "public_kept", "overlaps_public_corpus", "same text as a (public, p.story)")
+    assert first_rejection(DISTINCT_RULES, again, Copy(public, "url")).reason == \
+        "duplicate_article_url"
+    assert first_rejection(DISTINCT_RULES, public, Copy(public, "url")) is None

@@ -37,6 +37,11 @@ def test_row_flags_on_real_sentences():
     assert flags.incomplete_answers(club) is None           # a city is not the club
     assert flags.answer_in_query(dict(complete, query="O'Sullivan said @placeholder won.")) \
         == "mention \"O'Sullivan\""
+    # the flags are a rule table: a row a rule rejects raises the flag, with its detail
+    assert [r.name for r in flags.FLAG_RULES] == list(flags.ROW_FLAGS)
+    assert flags.row_flags(alone) == {"only_entity_of_label": "PERSON",
+                                      "incomplete_answers": "Jackson"}
+    assert flags.row_flags(copied)["copied_context"] == "@ was also"
 
 
 @fast

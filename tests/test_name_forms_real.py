@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from transforms.core.rules import is_rejected
 from transforms.curation.clean import clean_article
 from transforms.curation.coref import RuleBasedResolver
 from transforms.curation.gender import gender_cue
@@ -72,9 +73,9 @@ def test_a_surname_two_people_share_gives_no_query(corpus_dir, annotator):
     shared = passage_row(passage, QueryConfig())
     made, refused = [], []
     for s in passage.sentences:
-        for kind, row_ in queries_for_sentence(passage, s, shared):
-            (made if kind == "query" else refused).append(row_)
-    assert any(r["reason"] == "ambiguous_name" and "Jordan" in r["detail"] for r in refused)
+        for _, row_ in queries_for_sentence(passage, s, shared):
+            (refused.append((row_, s.text)) if is_rejected(row_) else made.append(row_))
+    assert any(r.reason == "ambiguous_name" and "Jordan" in text for r, text in refused)
     for r in made:
         texts = {a["text"] for a in r["answers"]}
         assert texts != {"Jordan"}, r["query"]       # never the surname alone

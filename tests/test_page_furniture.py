@@ -14,6 +14,7 @@ import json
 import pytest
 
 from benchmarks import hf_layout
+from transforms.core.rules import is_rejected
 from transforms.curation.clean import clean_article
 from transforms.ingestion import readers
 from transforms.ingestion.articles import Article
@@ -57,7 +58,7 @@ def test_page_furniture_is_taken_out_and_counted(stories, layout):
     counts, left = collections.Counter(), []
     for story_id, text, needles in stories:
         cleaned = clean_article(layouts(story_id, text)[layout], dropped=counts)
-        assert not isinstance(cleaned, dict), cleaned
+        assert not is_rejected(cleaned), cleaned
         body = " ".join(cleaned.paragraphs)
         kinds = ("position_note", "promotion") if layout == "jsonl" else (
             "caption_sentence", "caption_label", "position_note", "promotion")

@@ -2,6 +2,7 @@
 import pytest
 
 from transforms.ingestion.articles import Article
+from transforms.core.rules import is_rejected
 from transforms.curation.clean import clean_article
 from transforms.generation.cloze import PLACEHOLDER, QueryConfig, passage_row, queries_for_sentence
 from transforms.generation.passages import HIGHLIGHT_SEP, PassageConfig, build_passage, shortest_prefix
@@ -41,7 +42,7 @@ def test_shortest_prefix():
 
 def test_passage_is_paragraph_prefix_plus_highlights(annotated):
     p = build_passage(annotated)
-    assert not isinstance(p, dict), p
+    assert not is_rejected(p), p
     assert p.n_prefix_tokens >= 100
     # shortest prefix: without its last paragraph it would be under 100 tokens
     counts = [seg.n_tokens for seg in annotated.paragraphs]
@@ -56,9 +57,9 @@ def test_passage_is_paragraph_prefix_plus_highlights(annotated):
 
 def test_passage_rejections(annotated):
     short = build_passage(annotated, PassageConfig(min_prefix_tokens=10_000))
-    assert short["reason"] == "prefix_under_10000_tokens" and short["stage"] == "passage"
+    assert short.reason == "prefix_under_10000_tokens" and short.rule == "min_prefix_tokens"
     few = build_passage(annotated, PassageConfig(min_entities=50))
-    assert few["reason"] == "under_50_entities"
+    assert few.reason == "under_50_entities"
 
 
 def test_queries_replace_one_mention_and_answers_are_coreferent(annotated):
@@ -69,8 +70,8 @@ def test_queries_replace_one_mention_and_answers_are_coreferent(annotated):
     assert "question" in reasons
     assert kept, "the Dubois sentences should survive the rules"
     shared = passage_row(p, QueryConfig(folds=5))
-    rows = [row for s in kept for kind, row in queries_for_sentence(p, s, shared)
-            if kind == "query"]
+    rows = [row for s in kept for _, row in queries_for_sentence(p, s, shared)
+            if not is_rejected(row)]
     assert rows
     for r in rows:
         assert r["query"].count(PLACEHOLDER) == 1
@@ -113,11 +114,11 @@ def titled(annotator):
 
 def test_answers_never_include_a_title(titled):
     p = build_passage(titled)
-    assert not isinstance(p, dict), p
+    assert not is_rejected(p), p
     assert all(not e.text.startswith(("Mr ", "Mr.")) for e in p.entities)
     shared = passage_row(p, QueryConfig())
-    rows = [r for s in p.sentences for kind, r in queries_for_sentence(p, s, shared)
-            if kind == "query"]
+    rows = [r for s in p.sentences for _, r in queries_for_sentence(p, s, shared)
+            if not is_rejected(r)]
     titled_rows = [r for r in rows if "Mr @placeholder" in r["query"]]
     assert titled_rows
     for r in titled_rows:   # "Mr Docherty" answers "Mr @placeholder": no "Mr Mr Docherty"

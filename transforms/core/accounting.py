@@ -5,14 +5,17 @@ One scheme for every stage:
   rows for what it drops (stage, reason, ids, detail), and `Count`s for anything else
   worth counting; the base class counts `in`, `out` and `rejected.<reason>` for its step;
 - counts leave each bundle as one small dict on the `counts` output (and as Beam Metrics,
-  for runner UIs); `SumCounts` adds them up (keys starting `max_` keep the maximum);
+  for runner UIs: no step calls Beam Metrics itself); `SumCounts` adds them up (keys
+  starting `max_` keep the maximum), and is the one combiner of every count dict;
+- a step that rejects is a `RuleStep`: it judges records by a table of rules (rules.py)
+  and writes each rejection as its row of DIR/rejected, counted by reason;
 - `funnel` turns the sums into the stats layout, one entry per step in pipeline order:
   `{"unit", "in", "out", "rejected", "reasons": {...}, ...}`. A step that changes the unit
   (files -> records, passages -> sentences) is an `expand` step: its `in` is the previous
   step's `out`, its `out` is counted in the new unit. `chain_gaps` lists every break.
 """
 import collections
-from typing import NamedTuple, Optional
+from typing import Any, NamedTuple, Optional
 
 import apache_beam as beam
 from apache_beam.metrics import Metrics
@@ -21,7 +24,7 @@ from apache_beam.transforms.window import GlobalWindows
 from transforms.core.funnel import add_count, chain_gaps, funnel
 from transforms.core.io_utils import write_json
 from transforms.core.progress import Reporter
-from transforms.core.rules import rejected_row
+from transforms.core.rules import Reject, first_rejection, rejected_row
 
 REJECTED = "rejected"
 COUNTS = "counts"
@@ -111,6 +114,49 @@ class StepFn(beam.DoFn):
             self._counts = collections.Counter()
 
 
+class RuleStep(StepFn):
+    """A step that judges records by a table of rules (rules.py; the shape of DataTrove's
+    `BaseFilter.run`): a record every rule keeps goes on (`out`); one a rule rejects
+    becomes its row of DIR/rejected with that rule's reason and detail, counted
+    `rejected.<reason>` (the step's `in` counts what it judged).
+
+    Subclasses set `step` and `rules` (or `self.rules`, `self.config` in `__init__`).
+    `apply` judges the element itself; a step judging several records per element (a
+    passage's sentences) or a pure function that returns a `Reject` (clean_article)
+    calls `judge` / `rejected` itself. `ids(record)` names the record in its row."""
+    rules: tuple = ()
+    config: Any = None
+
+    def ids(self, record) -> dict:
+        """article_id, record_id (a row's `id`) and source_file of the rejected row."""
+        if isinstance(record, dict):
+            return {"article_id": record.get("article_id"), "record_id": record.get("id")}
+        return {"article_id": getattr(record, "article_id", None),
+                "source_file": getattr(record, "source_file", None)}
+
+    def context(self, element):
+        """What the rules see beside the record (None by default)."""
+        return None
+
+    def verdict(self, record, context=None, rules=None) -> Optional[Reject]:
+        return first_rejection(self.rules if rules is None else rules, record, context,
+                               self.config)
+
+    def rejected(self, why: Reject, record=None, detail=None, **ids) -> Rejected:
+        """The Rejected row of `why`; `ids` default to `self.ids(record)`, `detail` to
+        the rule's."""
+        return reject(self.step, why.reason, detail=why.detail if detail is None else detail,
+                      **(ids or self.ids(record)))
+
+    def judge(self, record, context=None, rules=None):
+        """The record when every rule keeps it, else its Rejected row."""
+        why = self.verdict(record, context, rules)
+        return record if why is None else self.rejected(why, record)
+
+    def apply(self, element):
+        yield self.judge(element, self.context(element))
+
+
 def accounted(pcoll, label: str, fn: StepFn, *args, **kwargs):
     """`pcoll | label >> ParDo(fn)` with its main, `rejected` and `counts` outputs."""
     return pcoll | label >> beam.ParDo(fn, *args, **kwargs).with_outputs(
@@ -125,7 +171,10 @@ def merged(label: str, *results):
 
 
 class SumCounts(beam.CombineFn):
-    """Adds up count dicts; the accumulator is one small dict whatever the corpus size."""
+    """Adds up count dicts {key: n} (string keys `step.max_*` keep the maximum): the one
+    combiner of the project's counts, whatever the key (a funnel key, a (step, reason)
+    pair, a bucket); the accumulator is one small dict whatever the corpus size. The
+    output is in key order."""
 
     def create_accumulator(self):
         return collections.Counter()
@@ -142,7 +191,15 @@ class SumCounts(beam.CombineFn):
         return total
 
     def extract_output(self, acc):
-        return dict(sorted(acc.items()))
+        try:
+            return dict(sorted(acc.items()))
+        except TypeError:          # keys of mixed types: ordered by their text
+            return dict(sorted(acc.items(), key=lambda kv: repr(kv[0])))
+
+
+def count_of(key) -> dict:
+    """The count dict of one occurrence of `key`, for `SumCounts`."""
+    return {key: 1}
 
 
 class WriteFunnel(beam.PTransform):

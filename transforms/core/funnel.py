@@ -16,8 +16,9 @@ class Step(NamedTuple):
     expand: bool = False
 
 
-def add_count(counts: collections.Counter, key: str, n: int) -> None:
-    if key.rsplit(".", 1)[-1].startswith("max_"):
+def add_count(counts: collections.Counter, key, n: int) -> None:
+    """`counts[key] += n`; a `step.max_*` key keeps the maximum instead."""
+    if isinstance(key, str) and key.rsplit(".", 1)[-1].startswith("max_"):
         counts[key] = max(counts.get(key, 0), n)
     else:
         counts[key] += n

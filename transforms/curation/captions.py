@@ -3,7 +3,8 @@ positions and notes ("(pictured)", ", left,", ", pictured in court in January,")
 caption labels ("Lurking: Smith was outside") and "Scroll down for video" lines.
 `split_captions` cuts a paragraph where a label or a scroll line stands; the label and
 the line go (`CAPTION_LABEL`, `SCROLL_LINE`); a caption left as a piece of its own (no
-end mark, `is_caption_piece`) goes too (`CAPTION`). Pure functions; no Beam. Captions on
+end mark, `is_caption_piece`) goes too (clean.py's `PIECE_RULES`, `caption`). Pure
+functions; no Beam. Captions on
 lines of their own in the line-wrapped layout are wraps.py's."""
 import re
 from typing import Optional
@@ -141,7 +142,6 @@ def caption_cuts(text: str) -> list:
 
 
 SCROLL_LINE = Reject("not_scroll_line", "scroll_line")
-CAPTION = Reject("not_caption", "caption")
 CAPTION_LABEL = Reject("not_caption_label", "caption_label")
 
 

@@ -1,21 +1,38 @@
-"""Article cleaning (paper section 3.1, curation). Each rule is a pure function."""
+"""Article cleaning (paper section 3.1, curation). Each rule is a pure function.
+
+Every cleaning rule sits in one table (the transforms/core/rules.py convention), by what
+it judges, listed in `CLEANING_RULES` in the order `clean_article` applies them:
+
+| table                       | judges                                  | a rejection    |
+|-----------------------------|-----------------------------------------|----------------|
+| `ARTICLE_RULES`             | the article as read                     | rejects it     |
+| `wraps.WRAP_LINE_RULES`     | a line of the loader's layout           | drops the line |
+| `PIECE_RULES`               | a piece of a cleaned paragraph          | drops the piece|
+| `highlights.BULLET_RULES`   | an @highlight line as written           | drops the line |
+| `highlights.HIGHLIGHT_RULES`| a bullet once broken ones are joined    | drops it       |
+| `CLEANED_RULES`             | the cleaned article                     | rejects it     |
+
+Text cut out of a paragraph by pattern (captions.py: caption labels, "Scroll down for
+video"; promotions.py: a promotion opening a sentence) carries its Reject too. Dropped
+lines and pieces are counted by reason (`pieces_dropped.<reason>`); a rejected article
+is a row of DIR/rejected.
+"""
 import collections
 import re
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import NamedTuple, Optional, Union
 
 from transforms.ingestion.articles import Article
 from transforms.curation import wraps
-from transforms.curation.captions import (CAPTION, CAPTION_LABEL, SCROLL_LINE,  # noqa: F401
+from transforms.curation.captions import (CAPTION_LABEL, SCROLL_LINE,  # noqa: F401
                                           caption_labels, count_photo_positions,
                                           is_caption_piece, split_captions,
                                           strip_photo_positions, strip_repeated_sentences)
-from transforms.curation.highlights import clean_highlights
+from transforms.curation import highlights as H
 from transforms.curation.promotions import MAX_PROMOTION_WORDS, find_promotions, is_promotion
 from transforms.curation.fragments import NOT_LINK_HEADLINE, NOT_STAT_BOX, split_fragments
 from transforms.core.config import setting
 from transforms.core.rules import Reject, Rule, first_rejection
-from transforms.core.schema import rejected_row
 
 STAGE = "clean"
 
@@ -143,13 +160,23 @@ def infer_source(article: Article, raw_first_paragraph: str = "") -> Optional[st
     return "unknown"
 
 
+class Piece(NamedTuple):
+    """What the piece rules see beside a piece of a paragraph."""
+    source: Optional[str]
+    followed: bool = False   # other text beside it (it is not the article's whole text)
+
+
 NOT_BOILERPLATE = Rule("not_boilerplate", "boilerplate",
-                       lambda piece, source, c: not is_boilerplate(piece))
+                       lambda piece, ctx, c: not is_boilerplate(piece))
 NOT_PROMOTION = Rule("not_promotion", "promotion",
-                     lambda piece, source, c: not is_promotion_piece(piece))
-# pieces of a paragraph that are not text of the story (fragments.py, promotions.py):
-# dropped by clean
-PIECE_RULES = (NOT_BOILERPLATE, NOT_STAT_BOX, NOT_LINK_HEADLINE, NOT_PROMOTION)
+                     lambda piece, ctx, c: not is_promotion_piece(piece))
+NOT_CAPTION_PIECE = Rule("not_caption", "caption",
+                         lambda piece, ctx, c: not is_caption_piece(piece, ctx.source,
+                                                                    ctx.followed))
+# pieces of a paragraph that are not text of the story (fragments.py, promotions.py,
+# captions.py): dropped by clean
+PIECE_RULES = (NOT_BOILERPLATE, NOT_STAT_BOX, NOT_LINK_HEADLINE, NOT_PROMOTION,
+               NOT_CAPTION_PIECE)
 PROMOTION = Reject("not_promotion", "promotion")
 
 
@@ -174,14 +201,15 @@ def paragraph_pieces(paragraph: str, source: Optional[str], alone: bool = True) 
     """(piece, Reject or None) for each piece of a cleaned paragraph: stat boxes and CNN
     link headlines cut out (fragments.py), then captions (`split_captions`) and
     promotions (`split_promotions`); a piece with a Reject is not text of the story
-    (`PIECE_RULES`, a caption label, scroll line or promotion cut out, or a Daily Mail
-    caption left as a piece of its own: `is_caption_piece`; `alone`: the paragraph is the
-    article's only one, so a piece that is all of it is its text, not a caption)."""
+    (`PIECE_RULES`, with a Daily Mail caption left as a piece of its own, or a caption
+    label, scroll line or promotion cut out; `alone`: the paragraph is the article's only
+    one, so a piece that is all of it is its text, not a caption)."""
     out = []
     fragments = split_fragments(paragraph, source)
     for fragment in fragments:
-        whole = first_rejection(PIECE_RULES, fragment, source)
-        if whole is not None:     # a stat box or headline goes whole, labels and all
+        # a stat box or headline goes whole, labels and all (no caption: not yet cut)
+        whole = first_rejection(PIECE_RULES, fragment, Piece(source))
+        if whole is not None:
             out.append((fragment, whole))
             continue
         cut_out = []
@@ -189,25 +217,40 @@ def paragraph_pieces(paragraph: str, source: Optional[str], alone: bool = True) 
                   for p in split_promotions(c, cut_out)]
         for piece in pieces:
             followed = not (alone and len(fragments) == 1 and len(pieces) == 1)
-            why = first_rejection(PIECE_RULES, piece, source)
-            if why is None and is_caption_piece(piece, source, followed):
-                why = CAPTION
-            out.append((piece, why))
+            out.append((piece, first_rejection(PIECE_RULES, piece, Piece(source, followed))))
         out += cut_out
     return out
 
 
-def clean_article(article: Article, config: CleanConfig = CleanConfig(),
-                  dropped: Optional[collections.Counter] = None) -> Union[Article, dict]:
-    """The cleaned article, or a rejected row with the reason it cannot become a passage.
-    `dropped`, when given, counts the pieces cut out of the body by reason."""
-    def reject(reason, detail=None):
-        return rejected_row(STAGE, reason, article_id=article.article_id,
-                            source_file=article.source_file, detail=detail)
+ARTICLE_RULES = (      # the article as read
+    Rule("max_article_chars", "article_too_long",
+         lambda a, ctx, c: a.n_chars <= c.max_article_chars
+         or (False, f"{a.n_chars} characters > {c.max_article_chars}")),
+)
+CLEANED_RULES = (      # the article once cleaned: what a passage needs
+    Rule("has_text", "empty_article",
+         lambda a, ctx, c: bool(a.paragraphs or a.highlights) or (False, "no text after cleaning")),
+    Rule("has_body", "only_highlights",
+         lambda a, ctx, c: bool(a.paragraphs)
+         or (False, f"{len(a.highlights)} highlights and no body")),
+    Rule("min_highlights", "no_highlights",
+         lambda a, ctx, c: len(a.highlights) >= c.min_highlights
+         or (False, f"{len(a.paragraphs)} paragraphs and no @highlight")),
+)
+#: every cleaning rule table, by what it judges, in the order clean_article applies them
+CLEANING_RULES = {"article": ARTICLE_RULES, "line": wraps.WRAP_LINE_RULES,
+                  "piece": PIECE_RULES, "bullet": H.BULLET_RULES,
+                  "highlight": H.HIGHLIGHT_RULES, "cleaned": CLEANED_RULES}
 
-    if article.n_chars > config.max_article_chars:
-        return reject("article_too_long",
-                      f"{article.n_chars} characters > {config.max_article_chars}")
+
+def clean_article(article: Article, config: CleanConfig = CleanConfig(),
+                  dropped: Optional[collections.Counter] = None) -> Union[Article, Reject]:
+    """The cleaned article, or the Reject of the first rule of `ARTICLE_RULES` (before
+    cleaning) or `CLEANED_RULES` (after) it fails. `dropped`, when given, counts the
+    pieces cut out of the body by reason."""
+    rejected = first_rejection(ARTICLE_RULES, article, None, config)
+    if rejected is not None:
+        return rejected
     body = wraps.as_loader_layout(article.paragraphs)   # a .story of the page's lines
     source = infer_source(article, body[0] if body else "")
     heads, head = [], True
@@ -237,12 +280,7 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig(),
                 paragraphs.append(piece)
             elif dropped is not None:
                 dropped[why.reason] += 1
-    highlights = clean_highlights([wraps.repair_highlight(clean_paragraph(h))
-                                   for h in article.highlights], dropped)
-    if not paragraphs and not highlights:
-        return reject("empty_article", "no text after cleaning")
-    if not paragraphs:
-        return reject("only_highlights", f"{len(highlights)} highlights and no body")
-    if len(highlights) < config.min_highlights:
-        return reject("no_highlights", f"{len(paragraphs)} paragraphs and no @highlight")
-    return article.with_(paragraphs=tuple(paragraphs), highlights=highlights, source=source)
+    highlights = H.clean_highlights([wraps.repair_highlight(clean_paragraph(h))
+                                     for h in article.highlights], dropped)
+    cleaned = article.with_(paragraphs=tuple(paragraphs), highlights=highlights, source=source)
+    return first_rejection(CLEANED_RULES, cleaned, None, config) or cleaned

@@ -9,11 +9,14 @@ import collections
 import logging
 import re
 import time
+from typing import NamedTuple
 
 import apache_beam as beam
 
-from transforms.core.accounting import COUNTS, REJECTED, Count, StepFn, accounted, merged, reject
+from transforms.core.accounting import (COUNTS, REJECTED, Count, RuleStep, StepFn, accounted,
+                                        merged, reject)
 from transforms.core.hashing import short_digest
+from transforms.core.rules import Rule, is_rejected
 from transforms.curation.annotation import AnnotateConfig, Annotator
 from transforms.curation.clean import CleanConfig, clean_article
 from transforms.curation.spacy_runtime import freeze_long_lived
@@ -23,7 +26,9 @@ PUBLIC = "public"
 _WORDS = re.compile(r"\w+")
 
 
-class CleanFn(StepFn):
+class CleanFn(RuleStep):
+    """The cleaned article (clean.py: its rule tables, `CLEANING_RULES`), or its
+    rejection; the lines and pieces dropped are counted by reason."""
     step = "clean"
 
     def __init__(self, config: CleanConfig):
@@ -34,10 +39,7 @@ class CleanFn(StepFn):
         result = clean_article(article, self.config, dropped)
         for reason, n in sorted(dropped.items()):
             yield Count(self.step, f"pieces_dropped.{reason}", n)
-        if isinstance(result, dict):
-            yield reject(**result)
-        else:
-            yield result
+        yield self.rejected(result, article) if is_rejected(result) else result
 
 
 def content_key(article) -> str:
@@ -57,22 +59,45 @@ def url_key(url: str) -> str:
     return u.split("#")[0].split("?")[0].rstrip("/")
 
 
-class KeepOnePerId(StepFn):
-    """Of articles sharing an id, keep the one with the smallest content digest."""
-    step = "deduplicate"
+class Copy(NamedTuple):
+    """What the deduplication rules see beside an article: the copy kept of those that
+    share its id, normalised text or URL (`kind`)."""
+    kept: object
+    kind: str = "id"
+
+
+def _same(ctx: Copy) -> str:
+    return f"same {ctx.kind} as {ctx.kept.article_id} ({ctx.kept.origin}, {ctx.kept.source_file})"
+
+
+DEDUPLICATE_RULES = (
+    Rule("kept_copy", "duplicate_article_id",
+         lambda a, ctx, c: a is ctx.kept or (False, f"kept the copy from {ctx.kept.source_file}")),
+)
+DISTINCT_RULES = (
+    Rule("public_kept", "overlaps_public_corpus",
+         lambda a, ctx, c: a is ctx.kept or ctx.kept.origin != PUBLIC or a.origin == PUBLIC
+         or (False, _same(ctx))),
+    Rule("kept_copy", "duplicate_article_{kind}",
+         lambda a, ctx, c: a is ctx.kept or (False, _same(ctx))),
+)
+
+
+class KeepOnePerId(RuleStep):
+    """Of articles sharing an id, keep the one with the smallest content digest
+    (`DEDUPLICATE_RULES`)."""
+    step, rules = "deduplicate", DEDUPLICATE_RULES
 
     def units(self, item):
         return len(item[1])
 
     def apply(self, item):
-        article_id, articles = item
+        _, articles = item
         articles = sorted(articles, key=content_key)
         yield Count("deduplicate", "max_group", len(articles))
         yield articles[0]
         for dup in articles[1:]:
-            yield reject("deduplicate", "duplicate_article_id", article_id=article_id,
-                         source_file=dup.source_file,
-                         detail=f"kept the copy from {articles[0].source_file}")
+            yield self.judge(dup, Copy(articles[0]))
 
 
 def _keeper(articles):
@@ -80,9 +105,11 @@ def _keeper(articles):
     return min(articles, key=lambda a: (a.origin != PUBLIC, a.article_id, content_key(a)))
 
 
-class KeepDistinct(StepFn):
+class KeepDistinct(RuleStep):
     """Of articles sharing a normalised text or a URL (`kind`), keep one (public first,
-    then the smallest id); a crawled copy of a public article overlaps the public corpus."""
+    then the smallest id); a crawled copy of a public article overlaps the public corpus
+    (`DISTINCT_RULES`)."""
+    rules = DISTINCT_RULES
 
     def __init__(self, step: str, kind: str):
         self.step, self.kind = step, kind
@@ -96,19 +123,9 @@ class KeepDistinct(StepFn):
         yield Count(self.step, "max_group", len(articles))
         kept = _keeper(articles)
         yield kept
-        public = kept.origin == PUBLIC
         for a in sorted(articles, key=lambda a: (a.article_id, content_key(a))):
-            if a is kept:
-                continue
-            if public and a.origin != PUBLIC:
-                reason = "overlaps_public_corpus"
-            elif self.kind == "text":
-                reason = "duplicate_article_text"
-            else:
-                reason = "duplicate_article_url"
-            yield reject(self.step, reason, article_id=a.article_id, source_file=a.source_file,
-                         detail=f"same {self.kind} as {kept.article_id} ({kept.origin}, "
-                                f"{kept.source_file})")
+            if a is not kept:
+                yield self.judge(a, Copy(kept, self.kind))
 
 
 class AnnotateFn(StepFn):

@@ -10,8 +10,8 @@ Two kinds reach the body of the CNN/Daily Mail text with no markup left to tell 
 Neither is a sentence: a query made from one reads as a list or a cut phrase (a stat box
 gave queries of 64 tokens). `split_fragments` cuts them out of a paragraph as pieces of
 their own; `NOT_STAT_BOX` and `NOT_LINK_HEADLINE` (the transforms/core/rules.py
-convention) name the pieces that are dropped and why (clean.py's `PIECE_RULES`). Pure
-functions; no Beam.
+convention; context: clean.Piece, the source) name the pieces that are dropped and why
+(clean.py's `PIECE_RULES`). Pure functions; no Beam.
 """
 import re
 from typing import List, Optional
@@ -157,6 +157,6 @@ def split_fragments(text: str, source: Optional[str]) -> List[str]:
     return [p.strip() for p in pieces if p.strip()]
 
 
-NOT_STAT_BOX = Rule("not_stat_box", "stat_box", lambda piece, source, c: not is_stat_box(piece))
+NOT_STAT_BOX = Rule("not_stat_box", "stat_box", lambda piece, ctx, c: not is_stat_box(piece))
 NOT_LINK_HEADLINE = Rule("not_link_headline", "link_headline",
-                         lambda piece, source, c: not is_link_headline(piece, source))
+                         lambda piece, ctx, c: not is_link_headline(piece, ctx.source))

@@ -3,20 +3,22 @@
 The editors' bullets are a passage's second part, so what is not a bullet of the story
 goes, each with its reason (clean.py counts them with the pieces it drops):
 - a promotion (promotions.py: "CLICK HERE for all the latest Chelsea news", "READ: ...")
-  is dropped (`highlight_promotion`);
+  is dropped (`highlight_promotion`, `BULLET_RULES`: each @highlight line as written);
 - a bullet broken mid-sentence over several `@highlight` lines is joined again
   (`highlight_rejoined`): the next line opens with a lower-case word or a joining mark,
   the line ends where no sentence can (a joining word or mark, lower case: "the", "of",
   ","), or two
   fragments of at most two words follow each other ("Manchester" / "United");
-- a fragment left of fewer than three words is dropped (`highlight_fragment`) when the
-  article has a bullet of three words or more.
-Pure functions; no Beam.
+- a fragment left of fewer than three words is dropped (`highlight_fragment`,
+  `HIGHLIGHT_RULES`: each bullet once broken ones are joined) when the article has a
+  bullet of three words or more.
+The rule tables follow the transforms/core/rules.py convention. Pure functions; no Beam.
 """
 import collections
 import re
-from typing import Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
+from transforms.core.rules import Rule, first_rejection
 from transforms.curation.promotions import is_promotion
 from transforms.curation.wraps import JOINING_MARKS
 
@@ -47,6 +49,20 @@ def continues(previous: str, line: str) -> bool:
     return _words(previous) <= FRAGMENT_WORDS and _words(line) <= FRAGMENT_WORDS
 
 
+class Bullets(NamedTuple):
+    """What the highlight rules see beside a joined bullet."""
+    has_whole: bool     # the article has a bullet of MIN_HIGHLIGHT_WORDS words or more
+
+
+BULLET_RULES = (
+    Rule("not_promotion", "highlight_promotion", lambda h, ctx, c: not is_promotion(h)),
+)
+HIGHLIGHT_RULES = (
+    Rule("min_highlight_words", "highlight_fragment",
+         lambda h, ctx, c: not ctx.has_whole or _words(h) >= MIN_HIGHLIGHT_WORDS),
+)
+
+
 def clean_highlights(highlights: Sequence[str],
                      dropped: Optional[collections.Counter] = None) -> tuple:
     """The bullets with promotions dropped, broken ones joined and fragments dropped;
@@ -57,16 +73,20 @@ def clean_highlights(highlights: Sequence[str],
         h = h.strip()
         if not h:
             continue
-        if is_promotion(h):
-            dropped["highlight_promotion"] += 1
+        why = first_rejection(BULLET_RULES, h)
+        if why is not None:
+            dropped[why.reason] += 1
         elif joined and continues(joined[-1], h):
             joined[-1] = joined[-1] + " " + h
             dropped["highlight_rejoined"] += 1
         else:
             joined.append(h)
-    whole = [h for h in joined if _words(h) >= MIN_HIGHLIGHT_WORDS]
-    if not whole:       # no bullet of a sentence's length: nothing is a fragment of one
-        return tuple(joined)
-    if len(whole) < len(joined):
-        dropped["highlight_fragment"] += len(joined) - len(whole)
-    return tuple(whole)
+    context = Bullets(any(_words(h) >= MIN_HIGHLIGHT_WORDS for h in joined))
+    kept = []
+    for h in joined:
+        why = first_rejection(HIGHLIGHT_RULES, h, context)
+        if why is None:
+            kept.append(h)
+        else:
+            dropped[why.reason] += 1
+    return tuple(kept)

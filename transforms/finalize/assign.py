@@ -17,44 +17,29 @@ reported as `max_group_*`.
 """
 import apache_beam as beam
 
-from transforms.core.accounting import COUNTS, REJECTED, Count, StepFn, accounted, reject
+from transforms.core.accounting import (COUNTS, REJECTED, Count, RuleStep, SumCounts,
+                                        accounted)
 from transforms.core.schema import DATASET_SCHEMA
 from transforms.finalize import splits as S
 from transforms.finalize.keyed import GroupStepFn, join
 from transforms.finalize.quota import PlaceByQuota
+from transforms.finalize.row_rules import SPLIT_RULES, Placement
 
 STEP = "split"
 
 
-class OriginCounts(beam.CombineFn):
-    """(origin, valid for dev/test) -> ({origin: queries}, dev/test-valid queries)."""
-
-    def create_accumulator(self):
-        return {}, 0
-
-    def add_input(self, acc, value):
-        counts, n = acc
-        origin, dev_test_ok = value
-        counts[origin] = counts.get(origin, 0) + 1
-        return counts, n + bool(dev_test_ok)
-
-    def merge_accumulators(self, accs):
-        total, n = {}, 0
-        for counts, m in accs:
-            for origin, k in counts.items():
-                total[origin] = total.get(origin, 0) + k
-            n += m
-        return total, n
-
-    def extract_output(self, acc):
-        return acc
+DEV_TEST = ("dev_test",)     # the key of dev/test-valid queries among ("origin", o) keys
 
 
-class MergeOriginCounts(OriginCounts):
-    """The same sums, over per-article results."""
+def origin_count(row: dict) -> dict:
+    """One query's counts for its group: its origin, and whether it is valid for dev/test
+    (summed per article, then per group, by SumCounts)."""
+    return {("origin", row["origin"]): 1, DEV_TEST: int(row["_valid_for"] == "dev_test")}
 
-    def add_input(self, acc, value):
-        return self.merge_accumulators([acc, value])
+
+def origin_counts(sums: dict) -> tuple:
+    """({origin: queries}, dev/test-valid queries) of summed `origin_count`s."""
+    return ({k[1]: n for k, n in sums.items() if k != DEV_TEST}, sums.get(DEV_TEST, 0))
 
 
 class ArticleGroupFn(GroupStepFn):
@@ -70,14 +55,16 @@ class ArticleGroupFn(GroupStepFn):
 
 
 class InitialSplitFn(GroupStepFn):
-    """(group key, origin counts) -> (key, summary, (split, reason)) by the group hash."""
+    """(group key, summed origin counts) -> (key, summary, (split, reason)) by the group
+    hash."""
     step = STEP
 
     def __init__(self, config: S.SplitConfig):
         self.config = config
 
     def apply(self, item):
-        key, (counts, n_dev_test) = item
+        key, sums = item
+        counts, n_dev_test = origin_counts(sums)
         summary = S.GroupSummary(key, tuple(sorted(counts.items())), n_dev_test)
         yield Count(STEP, "groups", 1)
         yield self.emit((key, summary, S.initial_split(summary, self.config)))
@@ -100,16 +87,10 @@ def dataset_row(row: dict, split: str) -> dict:
                 split=split)
 
 
-def group_detail(key) -> str:
-    if key is not None and S.is_bridge_group(key):
-        return ("a near-duplicate of articles of different stories (a bridge between their "
-                "clusters): released, it would join them or leak one into another split")
-    return f"article group {key}"
-
-
-class TagSplitFn(StepFn):
-    """(article, {rows, split}) -> dataset rows of the split, or rejected rows."""
-    step = STEP
+class TagSplitFn(RuleStep):
+    """(article, {rows, split}) -> dataset rows of the split, or rejected rows
+    (row_rules.SPLIT_RULES)."""
+    step, rules = STEP, SPLIT_RULES
 
     def units(self, item) -> int:
         return 0
@@ -120,16 +101,10 @@ class TagSplitFn(StepFn):
         yield Count(STEP, "max_group", len(rows) + len(placed))
         yield Count(STEP, "max_group_article_rows", len(rows) + len(placed))
         yield Count(STEP, "in", len(rows))
-        split, reason, key = placed[0] if placed else (None, "no_article_group", None)
+        placement = Placement(*placed[0]) if placed else Placement(None, "no_article_group")
         for row in rows:
-            ids = dict(article_id=row["article_id"], record_id=row["id"])
-            if split is None:
-                yield reject(STEP, reason, detail=group_detail(key), **ids)
-            elif not S.validation_allows(row["_valid_for"], split):
-                yield reject(STEP, f"not_validated_for_{split}",
-                             detail=f"valid_for={row['_valid_for']}", **ids)
-            else:
-                yield dataset_row(row, split)
+            why = self.verdict(row, placement)
+            yield dataset_row(row, placement.split) if why is None else self.rejected(why, row)
 
 
 class AssignSplits(beam.PTransform):
@@ -144,13 +119,13 @@ class AssignSplits(beam.PTransform):
         rows, groups = inputs
         config = self.config
         article_counts = (rows
-                          | "QueryOrigins" >> beam.Map(lambda r: (
-                              r["article_id"], (r["origin"], r["_valid_for"] == "dev_test")))
-                          | "ArticleCounts" >> beam.CombinePerKey(OriginCounts()))
+                          | "QueryOrigins" >> beam.Map(lambda r: (r["article_id"],
+                                                                  origin_count(r)))
+                          | "ArticleCounts" >> beam.CombinePerKey(SumCounts()))
         by_group = (join("JoinGroups", group=groups, counts=article_counts)
                     | "ToGroup" >> beam.ParDo(ArticleGroupFn()).with_outputs(COUNTS, main="main"))
         placed = (by_group.main
-                  | "GroupCounts" >> beam.CombinePerKey(MergeOriginCounts())
+                  | "GroupCounts" >> beam.CombinePerKey(SumCounts())
                   | "InitialSplit" >> beam.ParDo(InitialSplitFn(config)).with_outputs(
                       COUNTS, main="main"))
         counts = [by_group[COUNTS], placed[COUNTS]]

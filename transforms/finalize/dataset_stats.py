@@ -12,6 +12,8 @@ the corpus.
 """
 import apache_beam as beam
 
+from transforms.core.accounting import SumCounts
+
 STAT_SPLITS = ("train", "dev", "test")
 OVERALL = "overall"
 TABLE1_ROWS = ("queries", "unique_passages", "passage_vocab", "query_vocab",
@@ -77,34 +79,20 @@ class Table1(beam.PTransform):
                  | "VocabSizes" >> beam.CombinePerKey(sum))
         sums = figures[SUMS] | "Sums" >> beam.CombinePerKey(sum)
         values = figures[VALUES] | "ValueCounts" >> beam.combiners.Count.PerElement()
-        tagged = [pc | f"Tag{tag.title()}" >> beam.Map(lambda kv, tag=tag: (tag, kv))
+        tagged = [pc | f"Tag{tag.title()}" >> beam.Map(lambda kv, tag=tag: {(tag, kv[0]): kv[1]})
                   for tag, pc in ((VOCAB, vocab), (SUMS, sums), (VALUES, values))]
         return (tagged
                 | "AllFigures" >> beam.Flatten()
-                | "FiguresDict" >> beam.CombineGlobally(FiguresFn()))
+                | "FiguresDict" >> beam.CombineGlobally(SumCounts())
+                | "ByTag" >> beam.Map(by_tag))
 
 
-class FiguresFn(beam.CombineFn):
-    """(tag, (key, n)) -> {tag: {key: n}}: bounded by splits x figures x distinct values."""
-
-    def create_accumulator(self):
-        return {VOCAB: {}, SUMS: {}, VALUES: {}}
-
-    def add_input(self, acc, item):
-        tag, (key, n) = item
-        acc[tag][key] = acc[tag].get(key, 0) + n
-        return acc
-
-    def merge_accumulators(self, accs):
-        out = self.create_accumulator()
-        for acc in accs:
-            for tag, d in acc.items():
-                for key, n in d.items():
-                    out[tag][key] = out[tag].get(key, 0) + n
-        return out
-
-    def extract_output(self, acc):
-        return acc
+def by_tag(sums: dict) -> dict:
+    """{(tag, key): n} -> {tag: {key: n}}: bounded by splits x figures x distinct values."""
+    out = {VOCAB: {}, SUMS: {}, VALUES: {}}
+    for (tag, key), n in sums.items():
+        out[tag][key] = n
+    return out
 
 
 def _mean(total, n):

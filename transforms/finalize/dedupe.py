@@ -1,16 +1,17 @@
 """DropDuplicateQueries: within a passage, one query per exact query text (the smallest
-id); the others are rejected `duplicate_query_in_passage`. One GroupByKey on
-(passage_id, query text): a call holds the copies of one query."""
+id); the others are rejected `duplicate_query_in_passage` (row_rules.DEDUPE_RULES). One
+GroupByKey on (passage_id, query text): a call holds the copies of one query."""
 import apache_beam as beam
 
-from transforms.core.accounting import Count, StepFn, accounted, reject
+from transforms.core.accounting import Count, RuleStep, accounted
+from transforms.finalize.row_rules import DEDUPE_RULES, Copies
 from transforms.finalize.splits import dedup_queries
 
 STEP = "dedupe"
 
 
-class KeepFirstQuery(StepFn):
-    step = STEP
+class KeepFirstQuery(RuleStep):
+    step, rules = STEP, DEDUPE_RULES
 
     def units(self, item) -> int:
         return 0          # counted in apply: the group is an iterable
@@ -18,13 +19,11 @@ class KeepFirstQuery(StepFn):
     def apply(self, item):
         _, rows = item
         kept, dropped = dedup_queries(rows)
-        n = len(kept) + len(dropped)
-        yield Count(STEP, "in", n)
-        yield Count(STEP, "max_group", n)
-        yield from kept
-        for row in dropped:
-            yield reject(STEP, "duplicate_query_in_passage", article_id=row["article_id"],
-                         record_id=row["id"], detail=f"duplicate of {kept[0]['id']}")
+        copies = kept + dropped
+        yield Count(STEP, "in", len(copies))
+        yield Count(STEP, "max_group", len(copies))
+        for i, row in enumerate(copies):
+            yield self.judge(row, Copies(copies[0]["id"], i))
 
 
 class DropDuplicateQueries(beam.PTransform):

@@ -4,7 +4,8 @@ One row per input article or record, from generate's `DIR/articles` (where it st
 its candidates), joined by article_id (CoGroupByKey; a call holds one article) with the
 queries the filter kept, the queries released and their split, and the rejections of its
 queries: the filter's (DIR/filtered/rejected: `adversary`, `release`) and finalize's,
-each counted per (step, reason) (CombinePerKey, so memory holds counts, not rows). Where
+each counted per (step, reason) (CombinePerKey of SumCounts, so memory holds counts, not
+rows). Where
 it stopped contributing:
 - generate's stage and reason (no candidate), else, when none of its candidates was kept,
   the last filter step that rejected its queries (`filter_stopped_at`):
@@ -25,7 +26,7 @@ Counts under `articles.*` let the stage check the table against the funnel
 """
 import apache_beam as beam
 
-from transforms.core.accounting import COUNTS, Count
+from transforms.core.accounting import COUNTS, Count, SumCounts, count_of
 from transforms.finalize.keyed import GroupStepFn, join
 from transforms.finalize.relative import InputRoot, released_fate
 
@@ -53,27 +54,6 @@ class ReleasedFn(beam.CombineFn):
             if t is not None:
                 s = t if s is None else min(s, t)
         return n, s
-
-    def extract_output(self, acc):
-        return acc
-
-
-class ReasonCounts(beam.CombineFn):
-    """(step, reason) -> {(step, reason): n}: one article's finalize rejections."""
-
-    def create_accumulator(self):
-        return {}
-
-    def add_input(self, acc, key):
-        acc[key] = acc.get(key, 0) + 1
-        return acc
-
-    def merge_accumulators(self, accs):
-        out = {}
-        for acc in accs:
-            for k, n in acc.items():
-                out[k] = out.get(k, 0) + n
-        return out
 
     def extract_output(self, acc):
         return acc
@@ -224,8 +204,8 @@ class ArticleFates(beam.PTransform):
             rejected=(rejected
                       | "WithArticle" >> beam.Filter(lambda r: r.get("article_id"))
                       | "RejectionByArticle" >> beam.Map(
-                          lambda r: (r["article_id"], (r["stage"], r["reason"])))
-                      | "RejectionsPerArticle" >> beam.CombinePerKey(ReasonCounts())),
+                          lambda r: (r["article_id"], count_of((r["stage"], r["reason"]))))
+                      | "RejectionsPerArticle" >> beam.CombinePerKey(SumCounts())),
             **clusters)
         with_fate = joined | "Fate" >> beam.ParDo(FateFn()).with_outputs(COUNTS, main="main")
         root = (fates | "SourceFiles" >> beam.Map(lambda r: r.get("source_file"))

@@ -19,7 +19,7 @@ from typing import Iterable
 
 import apache_beam as beam
 
-from transforms.core.accounting import COUNTS, Count
+from transforms.core.accounting import COUNTS, Count, SumCounts
 from transforms.finalize import splits as S
 from transforms.finalize.keyed import GroupStepFn
 from transforms.finalize.splits import fits
@@ -76,28 +76,6 @@ def keeps(order: tuple, overflow, kept_after: frozenset) -> bool:
     if overflow is None or order < overflow:
         return True
     return order in kept_after
-
-
-class BucketSums(beam.CombineFn):
-    """(bucket, n) -> {bucket: sum n}: at most `quota_buckets` entries."""
-
-    def create_accumulator(self):
-        return {}
-
-    def add_input(self, acc, value):
-        b, n = value
-        acc[b] = acc.get(b, 0) + n
-        return acc
-
-    def merge_accumulators(self, accs):
-        out = {}
-        for acc in accs:
-            for b, n in acc.items():
-                out[b] = out.get(b, 0) + n
-        return out
-
-    def extract_output(self, acc):
-        return acc
 
 
 def quota_table(available: dict, config: S.SplitConfig) -> dict:
@@ -204,8 +182,8 @@ class PlaceByQuota(beam.PTransform):
                  | "Quotas" >> beam.Map(quota_table, config))
         info = (evaluation
                 | "BucketValues" >> beam.MapTuple(
-                    lambda key, v: (key, (bucket_of(v[0], buckets), v[1])))
-                | "BucketSums" >> beam.CombinePerKey(BucketSums())
+                    lambda key, v: (key, {bucket_of(v[0], buckets): v[1]}))
+                | "BucketSums" >> beam.CombinePerKey(SumCounts())   # quota_buckets keys at most
                 | "Boundary" >> beam.Map(
                     lambda kv, table: (kv[0], boundary(kv[1], _quota(table, *kv[0])[0])),
                     side(table))

@@ -22,8 +22,9 @@ from typing import Optional
 import apache_beam as beam
 
 from transforms.core import io_utils
-from transforms.core.accounting import Count, StepFn, Uncounted, accounted, reject
+from transforms.core.accounting import Count, RuleStep, StepFn, Uncounted, accounted
 from transforms.finalize.keyed import join
+from transforms.finalize.row_rules import VALIDATION_RULES, Verdicts
 from transforms.finalize.splits import VALID_FOR
 
 STEP = "human_validation"
@@ -126,9 +127,10 @@ class ReadVerdicts(beam.PTransform):
         return accounted(raw, "CheckVerdicts", CheckVerdictFn(self.kind))
 
 
-class ApplyVerdictFn(StepFn):
-    """(id, {rows, verdicts}) -> each row tagged `_valid_for`, or rejected."""
-    step = STEP
+class ApplyVerdictFn(RuleStep):
+    """(id, {rows, verdicts}) -> each row tagged `_valid_for`, or rejected
+    (row_rules.VALIDATION_RULES)."""
+    step, rules = STEP, VALIDATION_RULES
 
     def units(self, item) -> int:
         return 0
@@ -144,14 +146,11 @@ class ApplyVerdictFn(StepFn):
         values = sorted(set(verdicts))
         if len(values) > 1:
             yield Count(STEP, "conflicting_verdicts", 1)
+        context = Verdicts(tuple(values))
         for row in rows:
-            ids = dict(article_id=row["article_id"], record_id=row["id"])
-            if len(values) > 1:
-                yield reject(STEP, "conflicting_verdicts", detail=",".join(values), **ids)
-            elif not values:
-                yield reject(STEP, "not_human_validated", **ids)
-            elif values[0] == "none":
-                yield reject(STEP, "failed_human_validation", **ids)
+            why = self.verdict(row, context)
+            if why is not None:
+                yield self.rejected(why, row)
             else:
                 yield Count(STEP, f"valid_for_{values[0]}", 1)
                 yield dict(row, _valid_for=values[0])

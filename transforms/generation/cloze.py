@@ -2,13 +2,15 @@
 kept sentence, the mention replaced by `@placeholder`; its answers are every passage
 mention coreferent with it. A mention coreference found ambiguous (a surname two full
 names of the article end with: "Jordan" beside "Frank Jordan" and "Louis Jordan") gives
-no query (`ambiguous_name`): no answer set would be exactly its entity."""
+no query (`ambiguous_name`): no answer set would be exactly its entity. The mention
+rules are `QUERY_RULES` (the transforms/core/rules.py convention)."""
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from transforms.core.config import setting
 from transforms.core.hashing import fold_of
-from transforms.generation.passages import CandidateSentence, Passage
-from transforms.core.schema import rejected_row
+from transforms.core.rules import Rule, first_rejection
+from transforms.generation.passages import CandidateSentence, Entity, Passage
 from transforms.curation.variants import is_ambiguous
 
 STAGE = "query"
@@ -47,20 +49,29 @@ def passage_row(passage: Passage, config: QueryConfig) -> dict:
     }
 
 
+class Mention(NamedTuple):
+    """A mention of a kept sentence, as the query rules see it."""
+    sentence: CandidateSentence
+    entity: Entity
+    answers: list          # the passage mentions coreferent with it (`answers_for`)
+
+
+QUERY_RULES = (
+    Rule("no_placeholder_in_text", "placeholder_in_text",
+         lambda m, ctx, c: PLACEHOLDER not in m.sentence.text),
+    Rule("unambiguous_name", "ambiguous_name",
+         lambda m, ctx, c: not is_ambiguous(m.entity.cluster)),
+    Rule("answer_in_passage", "no_answer_in_passage", lambda m, ctx, c: bool(m.answers)),
+)
+
+
 def queries_for_sentence(passage: Passage, sentence: CandidateSentence, shared: dict):
-    """Yield ("query", row) or ("rejected", row) for every mention of the sentence."""
+    """Yield (query id, row) for every mention of the sentence; the row is the Reject of
+    the first rule of `QUERY_RULES` the mention fails (`rules.is_rejected`)."""
     for j, m in enumerate(sorted(sentence.mentions, key=lambda m: (m.start, m.end))):
         qid = query_id(passage.passage_id, sentence.index, j)
-        answers = answers_for(passage, m.cluster)
-        if PLACEHOLDER in sentence.text:
-            reason = "placeholder_in_text"
-        elif is_ambiguous(m.cluster):
-            reason = "ambiguous_name"
-        elif not answers:
-            reason = "no_answer_in_passage"
-        else:
-            yield "query", dict(shared, id=qid, query=make_query(sentence.text, m.start, m.end),
-                                answers=answers)
-            continue
-        yield "rejected", rejected_row(STAGE, reason, article_id=passage.article.article_id,
-                                       record_id=qid, detail=sentence.text)
+        mention = Mention(sentence, m, answers_for(passage, m.cluster))
+        why = first_rejection(QUERY_RULES, mention)
+        yield qid, why if why is not None else dict(
+            shared, id=qid, query=make_query(sentence.text, m.start, m.end),
+            answers=mention.answers)

@@ -9,13 +9,13 @@ finalize clusters near-duplicates by), or why it gave none.
 """
 import apache_beam as beam
 
-from transforms.core.accounting import (COUNTS, REJECTED, Count, StepFn, Uncounted, accounted,
-                                        merged, reject)
+from transforms.core.accounting import (COUNTS, REJECTED, Count, RuleStep, Uncounted, accounted,
+                                        merged)
+from transforms.core.rules import is_rejected
 from transforms.curation.coref import RuleBasedResolver
-from transforms.generation.cloze import QueryConfig, passage_row, queries_for_sentence
-from transforms.generation.passages import PassageConfig, build_passage
-from transforms.generation.sentences import (SentenceConfig, passage_ngrams, select_sentence,
-                                            singletons_unchecked)
+from transforms.generation.cloze import QUERY_RULES, QueryConfig, passage_row, queries_for_sentence
+from transforms.generation.passages import PASSAGE_RULES, PassageConfig, build_passage
+from transforms.generation.sentences import SENTENCE_RULES, SentenceConfig, sentence_context
 from transforms.finalize.near_duplicates import SignatureConfig, article_text, text_signature
 
 FATES = "fates"
@@ -36,19 +36,22 @@ def article_signature(article, config: SignatureConfig):
     return list(sig) if sig is not None else None
 
 
-class BuildPassageFn(StepFn):
+class BuildPassageFn(RuleStep):
+    """The passage of an annotated article, or its rejection (passages.PASSAGE_RULES)."""
     step = "passage"
 
-    def __init__(self, config: PassageConfig, rules: str = "record"):
-        self.config, self.rules = config, rules
+    rules = PASSAGE_RULES
+
+    def __init__(self, config: PassageConfig, profile: str = "record"):
+        self.config, self.profile = config, profile
 
     def setup(self):
         self.resolver = RuleBasedResolver()
 
     def apply(self, annotated):
-        result = build_passage(annotated, self.config, self.resolver, self.rules)
-        if isinstance(result, dict):
-            yield reject(**result)
+        result = build_passage(annotated, self.config, self.resolver, self.profile)
+        if is_rejected(result):
+            yield self.rejected(result, annotated.article)
             return
         yield Count("passage", "tokens", result.n_tokens)
         yield Count("passage", "entity_mentions", len(result.entities))
@@ -57,37 +60,37 @@ class BuildPassageFn(StepFn):
         yield result
 
 
-class SelectSentencesFn(StepFn):
-    """The paper's sentence rules; emits (passage, kept sentences) per passage."""
+class SelectSentencesFn(RuleStep):
+    """The paper's sentence rules (sentences.SENTENCE_RULES, the profile's table); emits
+    (passage, kept sentences) per passage."""
     step = "sentence"
 
     def __init__(self, config: SentenceConfig):
-        self.config = config
+        self.config, self.rules = config, SENTENCE_RULES[config.rules]
 
     def units(self, passage):
         return len(passage.sentences)
 
     def apply(self, passage):
-        grams, clusters = passage_ngrams(passage, self.config), passage.clusters()
-        unchecked = singletons_unchecked(passage, self.config)
+        context = sentence_context(passage, self.config)
         kept = []
         for s in passage.sentences:
-            reason = select_sentence(s, grams, clusters, self.config, unchecked)
-            if reason is None:
+            why = self.verdict(s, context)
+            if why is None:
                 kept.append(s)
                 continue
-            yield reject("sentence", reason, article_id=passage.article.article_id,
-                         record_id=f"{passage.passage_id}-{s.index:03d}", detail=s.text)
+            yield self.rejected(why, detail=s.text, article_id=passage.article.article_id,
+                                record_id=f"{passage.passage_id}-{s.index:03d}")
         yield Count("sentence", "out", len(kept))
         yield Count("mentions", "in", len(kept))
         yield Count("mentions", "out", sum(len(s.mentions) for s in kept))
         yield Uncounted((passage, tuple(kept)))
 
 
-class GenerateQueriesFn(StepFn):
-    """One cloze query per mention of a kept sentence; one fate row per passage, with the
-    article's signature when it gave candidates."""
-    step = "query"
+class GenerateQueriesFn(RuleStep):
+    """One cloze query per mention of a kept sentence (cloze.QUERY_RULES); one fate row
+    per passage, with the article's signature when it gave candidates."""
+    step, rules = "query", QUERY_RULES
 
     def __init__(self, config: QueryConfig, signature: SignatureConfig = SignatureConfig()):
         self.config, self.signature = config, signature
@@ -97,16 +100,17 @@ class GenerateQueriesFn(StepFn):
 
     def apply(self, item):
         passage, sentences = item
+        article = passage.article
         shared = passage_row(passage, self.config)
         n = 0
         for s in sentences:
-            for kind, row in queries_for_sentence(passage, s, shared):
-                if kind == "query":
+            for qid, row in queries_for_sentence(passage, s, shared):
+                if is_rejected(row):
+                    yield self.rejected(row, detail=s.text, article_id=article.article_id,
+                                        record_id=qid)
+                else:
                     n += 1
                     yield row
-                else:
-                    yield reject(**row)
-        article = passage.article
         if not sentences:
             fate = fate_row(article, "sentence", "no_candidate_sentence")
         elif not n:

@@ -20,7 +20,7 @@ from transforms.curation.gender import gender_cue
 from transforms.curation.names import GENERIC_ORG_WORDS
 from transforms.core.config import setting
 from transforms.core.hashing import short_digest
-from transforms.core.schema import rejected_row
+from transforms.core.rules import Reject, Rule, first_rejection
 
 STAGE = "passage"
 HIGHLIGHT_SEP = "\n@highlight\n"
@@ -200,22 +200,33 @@ def count_entities(entities, prefix_end: int, rules: str = "record") -> int:
     return len({e.cluster for e in scope})
 
 
+@dataclass(frozen=True)
+class PassageFacts:
+    """What the passage rules (`PASSAGE_RULES`, the transforms/core/rules.py convention)
+    read of a built passage: an article whose passage fails one gives no passage."""
+    body_tokens: int      # tokens of the whole article body
+    prefix_units: int     # leading units whose tokens reach min_prefix_tokens (0: none do)
+    entities: int         # distinct entities of the prefix (`count_entities`)
+
+
+PASSAGE_RULES = (
+    Rule("min_prefix_tokens", "prefix_under_{min_prefix_tokens}_tokens",
+         lambda f, ctx, c: f.prefix_units > 0
+         or (False, f"the whole article body has {f.body_tokens} tokens")),
+    Rule("min_entities", "under_{min_entities}_entities",
+         lambda f, ctx, c: f.entities >= c.min_entities
+         or (False, f"{f.entities} distinct entities in the passage's first part")),
+)
+
+
 def build_passage(annotated: AnnotatedArticle, config: PassageConfig = PassageConfig(),
                   resolver: CoreferenceResolver = RuleBasedResolver(),
-                  rules: str = "record") -> Union[Passage, dict]:
-    """The passage and its candidate sentences, or a rejected row with the reason."""
+                  rules: str = "record") -> Union[Passage, Reject]:
+    """The passage and its candidate sentences, or the Reject of the first rule of
+    `PASSAGE_RULES` it fails."""
     article = annotated.article
-
-    def reject(reason, detail):
-        return rejected_row(STAGE, reason, article_id=article.article_id,
-                            source_file=article.source_file, detail=detail)
-
     units = prefix_units(annotated, config.max_paragraph_tokens)
     k = shortest_prefix([u[3] for u in units], config.min_prefix_tokens)
-    if k == 0:
-        total = sum(u[3] for u in units)
-        return reject(f"prefix_under_{config.min_prefix_tokens}_tokens",
-                      f"the whole article body has {total} tokens")
     parts, raw, words, flags, offset = [], [], [], [], 0
     for segment, start, end, _, sents in units[:k]:
         if parts:
@@ -255,10 +266,11 @@ def build_passage(annotated: AnnotatedArticle, config: PassageConfig = PassageCo
             tuple(per_cluster[m.cluster] == 1 for m in mentions)))
     sentences = tuple(sentences)
 
-    n_entities = count_entities(entities, len(" ".join(parts)), rules)
-    if n_entities < config.min_entities:
-        return reject(f"under_{config.min_entities}_entities",
-                      f"{n_entities} distinct entities in the passage's first part")
+    facts = PassageFacts(sum(u[3] for u in units), k,
+                         count_entities(entities, len(" ".join(parts)), rules))
+    rejected = first_rejection(PASSAGE_RULES, facts, None, config)
+    if rejected is not None:
+        return rejected
     n_prefix = sum(u[3] for u in units[:k])
     return Passage(
         article=article, passage_id=short_digest(article.article_id, text, length=20),

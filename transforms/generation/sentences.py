@@ -173,11 +173,19 @@ def singletons_unchecked(passage: Passage, config: SentenceConfig = SentenceConf
     return config.singletons_unchecked == "all" or passage.article.origin == "crawled"
 
 
+def sentence_context(passage: Passage, config: SentenceConfig = SentenceConfig()) -> Context:
+    """What the sentence rules see of a passage (its n-grams, clusters, and whether rule
+    5 leaves its singletons unchecked)."""
+    return Context(passage_ngrams(passage, config), passage.clusters(),
+                   singletons_unchecked(passage, config))
+
+
 def select_sentence(sentence: CandidateSentence, passage_ngrams: frozenset,
                     passage_clusters: frozenset,
                     config: SentenceConfig = SentenceConfig(),
                     unchecked_singletons: bool = False) -> Optional[str]:
-    """None when the sentence is kept, else the reason of the first rule it fails."""
+    """None when the sentence is kept, else the reason of the first rule it fails (the
+    table as `SelectSentencesFn` applies it, for tests and benchmarks)."""
     rejected = first_rejection(SENTENCE_RULES[config.rules], sentence,
                                Context(passage_ngrams, passage_clusters, unchecked_singletons),
                                config)

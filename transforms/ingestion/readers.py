@@ -20,13 +20,14 @@ import posixpath
 from typing import Iterable, Iterator, Optional, Union
 
 from transforms.core import safejson
-from transforms.core.rules import rejected_row
+from transforms.core.rules import Reject, first_rejection, rejected_row
 from transforms.ingestion.articles import Article
 from transforms.ingestion.layout import strip_compression
+from transforms.ingestion.record_rules import (FIELD_RULES, RECORD_RULES, Where, body_field,
+                                               highlights_field)
 from transforms.ingestion.specs import InputSpec, column_for, columns_problem, unknown_columns
 from transforms.ingestion.streams import RecordRefused, guarded_rows
-from transforms.ingestion.text import (clean_field, clean_prose, decode, has_lone_surrogate,
-                                       normalise_text)
+from transforms.ingestion.text import clean_field, clean_prose, decode, normalise_text
 
 STAGE = "read"
 
@@ -96,17 +97,6 @@ def parse_story(data: bytes, path: str, origin: str,
                    origin=origin, source_file=path)
 
 
-def _highlights_field(value):
-    """A tuple of highlight strings, or None when the field is not text."""
-    if isinstance(value, str):
-        return tuple(h.strip() for h in value.split("\n") if h.strip())
-    if isinstance(value, (list, tuple)):
-        if not all(isinstance(h, str) for h in value):
-            return None
-        return tuple(h.strip() for h in value if h.strip())
-    return None
-
-
 def _id_field(value) -> Optional[str]:
     """Ids are kept as given, numbers included (0 is an id); '' means absent."""
     if value is None or isinstance(value, bool):
@@ -118,49 +108,26 @@ def _id_field(value) -> Optional[str]:
 
 def article_from_record(record: dict, path: str, origin: str, where: str,
                         counter: Optional[collections.Counter] = None) -> Parsed:
-    """One JSON/CSV/Parquet record to an Article, or a rejected row naming what is wrong."""
-    if not isinstance(record, dict):
-        return rejected_row(STAGE, "record_not_an_object", source_file=path, detail=where)
-    bad = surrogate_field(record)
-    if bad:
-        return rejected_row(STAGE, "lone_surrogate", source_file=path,
-                            detail=f"{where}: `{bad}` holds a lone surrogate (not UTF-8 text)")
+    """One JSON/CSV/Parquet record to an Article, or a rejected row naming the first record
+    rule it fails (`record_rules.RECORD_RULES`, then `FIELD_RULES` once its id is known)."""
+    why = first_rejection(RECORD_RULES, record, Where(where))
+    if why is not None:
+        return _rejected(why, path)
     removed = 0
     url, n = clean_field(record.get("url") if isinstance(record.get("url"), str) else None)
     removed += n
-    raw_id = record.get("id")
-    if raw_id is not None and not isinstance(raw_id, (int, float, str)) or isinstance(raw_id, bool):
-        return rejected_row(STAGE, "bad_field:id", source_file=path,
-                            detail=f"{where}: `id` is {type(raw_id).__name__}, not a string or number")
-    article_id = _id_field(raw_id)
+    article_id = _id_field(record.get("id"))
     if article_id is not None:
         article_id, n = clean_field(article_id)
         removed += n
     article_id = article_id or (url_hash(url) if url else None)
-    if article_id is None:
-        return rejected_row(STAGE, "missing_field:id", source_file=path,
-                            detail=f"{where}: needs `id` (or `url`)")
-    body = record.get("article")
-    if body is None:
-        body = record.get("text")
-    if body is None:
-        return rejected_row(STAGE, "missing_field:article", article_id=article_id,
-                            source_file=path, detail=f"{where}: needs `article` or `text`")
-    if not isinstance(body, str):
-        return rejected_row(STAGE, "bad_field:article", article_id=article_id,
-                            source_file=path, detail=f"{where}: `article` is not a string")
-    if "highlights" not in record:
-        return rejected_row(STAGE, "missing_field:highlights", article_id=article_id,
-                            source_file=path, detail=where)
-    highlights = _highlights_field(record["highlights"])
-    if highlights is None:
-        return rejected_row(STAGE, "bad_field:highlights", article_id=article_id,
-                            source_file=path,
-                            detail=f"{where}: not a string or a list of strings")
+    why = first_rejection(FIELD_RULES, record, Where(where, article_id))
+    if why is not None:
+        return _rejected(why, path, article_id)
     if counter is not None and removed:
         counter["control_chars_removed"] += removed
-    body = clean_prose(body, counter)
-    cleaned = [clean_prose(h, counter) for h in highlights]
+    body = clean_prose(body_field(record), counter)
+    cleaned = [clean_prose(h, counter) for h in highlights_field(record["highlights"])]
     paragraphs, _ = split_story(body)
     source = record.get("source") if isinstance(record.get("source"), str) else None
     given_origin = record.get("origin") if isinstance(record.get("origin"), str) else None
@@ -170,14 +137,9 @@ def article_from_record(record: dict, path: str, origin: str, where: str,
                    origin=given_origin or origin, source_file=path)
 
 
-def surrogate_field(record: dict) -> Optional[str]:
-    """The first field whose text holds a lone surrogate (a JSON `\\ud800`, or bytes that
-    were not UTF-8 read with `surrogateescape`), or None."""
-    for key, value in record.items():
-        values = value if isinstance(value, (list, tuple)) else (value,)
-        if any(isinstance(v, str) and has_lone_surrogate(v) for v in values):
-            return str(key).encode("utf-8", "backslashreplace").decode()
-    return None
+def _rejected(why: Reject, path: str, article_id: Optional[str] = None) -> dict:
+    return rejected_row(STAGE, why.reason, article_id=article_id, source_file=path,
+                        detail=why.detail)
 
 
 def parse_json_line(raw: bytes, path: str, origin: str, where: str,

@@ -1,21 +1,76 @@
 """Decide: a scored candidate is kept when no adversary answered it (its fold's reader got
 it wrong and AFLite did not remove it; paper 3.3) and the drop sampler does not drop it,
-or, with `balance` readmit only, when the sampler keeps it back (`balance.py`)."""
-from transforms.core.accounting import Count, StepFn, reject
+or, with `balance` readmit only, when the sampler keeps it back (`balance.py`). The
+rejections are `ADVERSARY_RULES` (the transforms/core/rules.py convention), judging a
+row with its `Verdict`."""
+from typing import NamedTuple, Optional
+
+from transforms.core.accounting import Count, RuleStep
+from transforms.core.rules import Rule
 
 
-class Decide(StepFn):
+class Verdict(NamedTuple):
+    """The adversaries' verdict on a scored query, after the drop sampler's plan."""
+    correct: Optional[bool]   # answered (None: it could not be scored)
+    by: Optional[str]         # who answered: kfold, aflite or both
+    strat: Optional[str]      # its stratum (balance.py)
+    balance_drop: bool        # dropped by the sampler to restore the share
+
+
+def answered_detail(row: dict, by: str) -> str:
+    """Who answered the query: the fold reader (its prediction), AFLite (the iteration and
+    the predictability it was removed at), or both."""
+    parts = []
+    if "kfold" in by:
+        parts.append(f"fold {row.get('fold')} reader answered {row.get('adversary_prediction')!r}")
+    if "aflite" in by:
+        parts.append(f"AFLite removed it in iteration {row.get('aflite_removed_in')} "
+                     f"(predictability {row.get('aflite_predictability') or 0:.2f})")
+    return "; ".join(parts)
+
+
+ADVERSARY_RULES = (
+    Rule("not_dropped_for_balance", "dropped_for_balance",
+         lambda row, v, c: not v.balance_drop
+         or (False, f"stratum {v.strat}: restores the most-frequent-entity share")),
+    Rule("scored", "scoring_error",
+         lambda row, v, c: v.correct is not None or (False, "see errors/ for the reason")),
+    Rule("not_answered", "answered_by_adversary",
+         lambda row, v, c: not v.correct or (False, answered_detail(row, v.by))),
+)
+
+
+class Decide(RuleStep):
     """Scored rows -> kept rows; answered and unscorable queries become rejected rows.
     `plan` (side input): the drop sampler's plan; each kept row counts its stratum."""
-    step = "adversary"
+    step, rules = "adversary", ADVERSARY_RULES
 
     def __init__(self, salt: str = "balance", untrained=frozenset()):
         self.salt, self.untrained = salt, frozenset(untrained)
 
     def apply(self, row, plan=None):
-        from transforms.machine_filtering.balance import drops, keeps_back, row_stratum
         fold = row.get("fold")
         yield Count("adversary", f"fold{fold}.in", 1)
+        v = yield from self.verdict_of(row, plan)
+        why = self.verdict(row, v)
+        if v.strat is not None and not v.balance_drop:
+            yield Count("adversary", f"{'dropped' if v.correct else 'kept'}.{v.strat}", 1)
+        if why is None:
+            yield Count("adversary", f"fold{fold}.kept", 1)
+            yield row
+            return
+        if why.rule == "scored":
+            yield Count("adversary", f"fold{fold}.errors", 1)
+        elif why.rule == "not_answered":
+            yield Count("adversary", f"fold{fold}.dropped", 1)
+            yield Count("adversary", f"answered_by.{v.by}", 1)
+        yield self.rejected(why, row)
+
+    def verdict_of(self, row, plan=None):
+        """The row's Verdict (a generator that yields the counts of the plan's
+        readmissions and drops, and returns it)."""
+        from transforms.machine_filtering.balance import drops, keeps_back, row_stratum
+        fold = row.get("fold")
         correct = row.get("adversary_correct")
         strat = row_stratum(row)
         by = row.get("answered_by", "kfold" if correct else None)
@@ -31,36 +86,8 @@ class Decide(StepFn):
         elif correct is False and plan and drops(row, strat, plan, self.salt):
             yield Count("adversary", f"fold{fold}.balance_dropped", 1)
             yield Count("adversary", f"dropped.{strat}", 1)
-            yield reject("adversary", "dropped_for_balance", article_id=row.get("article_id"),
-                         record_id=row.get("id"), detail=f"stratum {strat}: restores the "
-                         "most-frequent-entity share")
-            return
-        if strat is not None:
-            yield Count("adversary", f"{'dropped' if correct else 'kept'}.{strat}", 1)
-        if correct is None:
-            yield Count("adversary", f"fold{fold}.errors", 1)
-            yield reject("adversary", "scoring_error", article_id=row.get("article_id"),
-                         record_id=row.get("id"), detail="see errors/ for the reason")
-        elif correct:
-            yield Count("adversary", f"fold{fold}.dropped", 1)
-            yield Count("adversary", f"answered_by.{by}", 1)
-            yield reject("adversary", "answered_by_adversary", article_id=row.get("article_id"),
-                         record_id=row.get("id"), detail=answered_detail(row, by))
-        else:
-            yield Count("adversary", f"fold{fold}.kept", 1)
-            yield row
-
-
-def answered_detail(row: dict, by: str) -> str:
-    """Who answered the query: the fold reader (its prediction), AFLite (the iteration and
-    the predictability it was removed at), or both."""
-    parts = []
-    if "kfold" in by:
-        parts.append(f"fold {row.get('fold')} reader answered {row.get('adversary_prediction')!r}")
-    if "aflite" in by:
-        parts.append(f"AFLite removed it in iteration {row.get('aflite_removed_in')} "
-                     f"(predictability {row.get('aflite_predictability') or 0:.2f})")
-    return "; ".join(parts)
+            return Verdict(correct, by, strat, True)
+        return Verdict(correct, by, strat, False)
 
 
 def meta(metas: list, paths, settings=None) -> dict:

@@ -4,13 +4,14 @@ rows carry the rule's reason and detail, and are counted by reason in the funnel
 (`release.in` is `adversary.out`)."""
 import apache_beam as beam
 
-from transforms.core.accounting import Count, StepFn, accounted, reject
-from transforms.machine_filtering.release_rules import STAGE, ReleaseConfig, release_passage
+from transforms.core.accounting import Count, RuleStep, accounted
+from transforms.machine_filtering.release_rules import (RELEASE_RULES, SIBLING_RULES, STAGE,
+                                                        ReleaseConfig, release_passage)
 
 
-class ReleaseRules(StepFn):
+class ReleaseRules(RuleStep):
     """(passage id, its kept queries) -> released queries; the others rejected."""
-    step = STAGE
+    step, rules = STAGE, RELEASE_RULES + SIBLING_RULES
 
     def __init__(self, config: ReleaseConfig):
         self.config = config
@@ -22,8 +23,7 @@ class ReleaseRules(StepFn):
         released, rejected = release_passage(element[1], self.config)
         yield Count(STAGE, "passages", 1)
         for row, why in rejected:
-            yield reject(STAGE, why.reason, article_id=row.get("article_id"),
-                         record_id=row.get("id"), detail=why.detail)
+            yield self.rejected(why, row)
         yield from released
 
 

@@ -19,11 +19,11 @@ source sentence. Order, and why:
    other passage entity of its kind.
 5. `shared_role_word`: a role word beside the placeholder ("manager") stands beside the
    answer alone in the passage.
-6. `sibling_query`: of the queries one sentence gave (query id `<passage>-<sentence>-
-   <mention>`, or the same sentence written twice in the article) that pass 1 to 5, at
-   most `max_queries_per_sentence` are released: in each, another sibling's answer is
-   written, so a reader who sees both gets it free. Last,
-   so that it chooses among queries that will be released. The hardest are kept: fewest
+6. `sibling_query` (`SIBLING_RULES`): of the queries one sentence gave (query id
+   `<passage>-<sentence>-<mention>`, or the same sentence written twice in the article)
+   that pass 1 to 5, at most `max_queries_per_sentence` are released: in each, another
+   sibling's answer is written, so a reader who sees both gets it free. Last, so that it
+   chooses among queries that will be released. The hardest are kept: fewest
    item flags (only entity of its label, copied context, incomplete answers), then most
    passage entities of the answer's label (distractors), then a salted stable hash of the
    id: deterministic whatever the order rows arrive in.
@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 from transforms.core.config import setting
 from transforms.core.hashing import stable_hash
-from transforms.core.rules import Reject, Rule, first_rejection
+from transforms.core.rules import Rule, first_rejection
 from transforms.quality import flags, neighbours
 from transforms.quality.aliases import alias_in_query, cluster_labels, plain
 from transforms.quality.cues import query_cue
@@ -165,23 +165,38 @@ def sentence_groups(rows: list) -> list:
     return list(groups.values())
 
 
+class Siblings(NamedTuple):
+    """A query among those of its source sentence that pass rules 1 to 5."""
+    ranked: tuple       # their ids, the hardest first (`hardness_order`)
+    rank: int           # the query's place in `ranked`
+
+
+def _sibling_detail(ctx: Siblings, limit: int) -> str:
+    return (f"its sentence gave {len(ctx.ranked)} queries that pass the rules; released: "
+            f"{', '.join(ctx.ranked[:limit])} (the hardest)")
+
+
+SIBLING_RULES = (
+    Rule(SIBLING, SIBLING, lambda r, ctx, c: ctx.rank < c.max_queries_per_sentence
+         or (False, _sibling_detail(ctx, c.max_queries_per_sentence))),
+)
+
+
 def release_passage(rows, config: ReleaseConfig = ReleaseConfig()):
     """The queries one passage kept -> (released rows, [(row, Reject)]), each list in id
-    order."""
+    order: `RELEASE_RULES` on each row, then (`max_queries_per_sentence` > 0)
+    `SIBLING_RULES` on each row in its sentence group."""
     rejected, passed = [], []
     for row in sorted(rows, key=lambda r: r["id"]):
         why = check_row(row, config)
         (passed.append(row) if why is None else rejected.append((row, why)))
-    limit = config.max_queries_per_sentence
-    if not limit:
+    if not config.max_queries_per_sentence:
         return passed, rejected
     released = []
     for group in sentence_groups(passed):
         ranked = sorted(group, key=lambda r: hardness_order(r, config.sibling_salt))
-        released += ranked[:limit]
-        names = ", ".join(r["id"] for r in ranked[:limit])
-        for row in ranked[limit:]:
-            rejected.append((row, Reject(SIBLING, SIBLING,
-                                         f"its sentence gave {len(group)} queries that pass "
-                                         f"the rules; released: {names} (the hardest)")))
+        ids = tuple(r["id"] for r in ranked)
+        for rank, row in enumerate(ranked):
+            why = first_rejection(SIBLING_RULES, row, Siblings(ids, rank), config)
+            (released.append(row) if why is None else rejected.append((row, why)))
     return sorted(released, key=lambda r: r["id"]), sorted(rejected, key=lambda x: x[0]["id"])

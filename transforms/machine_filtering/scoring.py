@@ -43,40 +43,46 @@ def unscored_row(f: dict) -> dict:
     return dict(f["row"], adversary_prediction=None, adversary_correct=None)
 
 
-class FeaturizeQuery(beam.DoFn):
-    """row -> (fold key, (row, tensors)); rows that cannot be featurized go to `errors`."""
+class FeaturizeQuery(StepFn):
+    """row -> (fold key, (row, tensors)); rows that cannot be featurized go to `errors`,
+    counted `featurize_errors` (under the stage's name: not a funnel step, the adversary
+    account holds the verdicts)."""
     ERRORS = "errors"
+    step = NAMESPACE
 
     def __init__(self, adversary: str, metas: list):
         self.adversary, self.metas = adversary, metas
         self.featurizers = None
-        self.failed = beam.metrics.Metrics.counter(NAMESPACE, "featurize_errors")
+
+    def units(self, row) -> int:
+        return 0
 
     def setup(self):
         self.featurizers = {m["fold"]: reader_module(m["model"]).load_featurizer(
             fold_dir(self.adversary, m["fold"]), m) for m in self.metas}
 
-    def process(self, row):
+    def apply(self, row):
         fold = row["fold"]
         try:
             _, example = self.featurizers[fold](row)
         except Exception as e:  # pylint: disable=broad-except
-            self.failed.inc()
+            yield Count(NAMESPACE, "featurize_errors")
             reason = str(e) if isinstance(e, ScoringError) else f"{type(e).__name__}: {e}"
             yield beam.pvalue.TaggedOutput(self.ERRORS, failure(row, reason))
             return
-        yield fold_key(fold), (row, example)
+        yield Uncounted((fold_key(fold), (row, example)))
 
 
-class ToScoredRow(beam.DoFn):
-    """(fold key, (row, PredictionResult)) -> the row with adversary_prediction/_correct."""
+class ToScoredRow(StepFn):
+    """(fold key, (row, PredictionResult)) -> the row with adversary_prediction/_correct;
+    counted `kept`, `dropped` or `inference_errors` (as FeaturizeQuery)."""
     ERRORS = "errors"
+    step = NAMESPACE
 
-    def __init__(self):
-        self.counters = {n: beam.metrics.Metrics.counter(NAMESPACE, n)
-                         for n in ("kept", "dropped", "inference_errors")}
+    def units(self, element) -> int:
+        return 0
 
-    def process(self, element):
+    def apply(self, element):
         _, (row, result) = element
         scores = result.inference
         try:
@@ -87,13 +93,13 @@ class ToScoredRow(beam.DoFn):
                 raise ScoringError(f"{len(scores)} scores for {len(cands)} candidates")
             prediction = cands[int(torch.argmax(scores))].text   # ties: first candidate
         except Exception as e:  # pylint: disable=broad-except
-            self.counters["inference_errors"].inc()
+            yield Count(NAMESPACE, "inference_errors")
             reason = str(e) if isinstance(e, ScoringError) else f"{type(e).__name__}: {e}"
             yield beam.pvalue.TaggedOutput(self.ERRORS, failure(row, reason))
             return
         correct = prediction in answer_texts(row)
-        self.counters["dropped" if correct else "kept"].inc()
-        yield dict(row, adversary_prediction=prediction, adversary_correct=correct)
+        yield Count(NAMESPACE, "dropped" if correct else "kept")
+        yield Uncounted(dict(row, adversary_prediction=prediction, adversary_correct=correct))
 
 
 def failed_batch_rows(item):
@@ -148,7 +154,7 @@ class ScoreWithAdversary(beam.PTransform):
                                      prebatched=True)
         feats = rows | "Featurize" >> beam.ParDo(
             FeaturizeQuery(self.adversary, self.metas)).with_output_types(
-                typing.Tuple[str, typing.Any]).with_outputs(FeaturizeQuery.ERRORS,
+                typing.Tuple[str, typing.Any]).with_outputs(FeaturizeQuery.ERRORS, COUNTS,
                                                             main="examples")
         batches = (feats.examples
                    | "BatchByFold" >> beam.GroupIntoBatches.WithShardedKey(cfg.max_batch_size)
@@ -156,10 +162,11 @@ class ScoreWithAdversary(beam.PTransform):
         predictions, dead = batches.main | "RunInference" >> RunInference(
             handler).with_exception_handling().with_resource_hints(**self.hints)
         scored = predictions | "ToScoredRow" >> beam.ParDo(ToScoredRow()).with_outputs(
-            ToScoredRow.ERRORS, main="scored")
+            ToScoredRow.ERRORS, COUNTS, main="scored")
         failed = dead.failed_inferences | "FailedBatches" >> beam.FlatMap(failed_batch_rows)
         failures = (feats.errors, scored.errors, failed) | "MergeFailures" >> beam.Flatten()
         unscored = failures | "Unscored" >> beam.Map(unscored_row)
         errors = failures | "ErrorRows" >> beam.Map(error_row)
-        return ((scored.scored, unscored) | "AllCandidates" >> beam.Flatten(), errors,
-                batches[COUNTS])
+        counts = ((feats[COUNTS], scored[COUNTS], batches[COUNTS])
+                  | "ScoringCounts" >> beam.Flatten())
+        return ((scored.scored, unscored) | "AllCandidates" >> beam.Flatten(), errors, counts)

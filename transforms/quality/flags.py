@@ -14,18 +14,19 @@ of defect a careful reader finds:
 - `caption_like`: the query reads as a photo caption ("pictured", "(left)", a short
   caption label before a colon);
 - `promotion_line`: a passage line is a promotion ("CLICK HERE", "Read more", "Vote now").
+
+The row flags are `FLAG_RULES`, a table in the transforms/core/rules.py convention: a row
+a rule rejects raises that flag, with the rule's detail (`row_flags`).
 """
 import collections
 import re
 from typing import Iterable, Optional
 
+from transforms.core.rules import Rule, rejections
 from transforms.curation.coref import normalise_name
 from transforms.quality.aliases import (PLACEHOLDER, PLACES, alias_in_query, answer_label,
                                         answer_spans, cluster_labels, plain)
 
-ROW_FLAGS = ("only_entity_of_label", "answer_in_query", "copied_context",
-             "incomplete_answers", "caption_like", "promotion_line")
-FLAGS = ROW_FLAGS + ("sibling",)
 FUNCTION_WORDS = frozenset(
     "a an the of to in on at by for with from and or but as is was are were be been has "
     "have had that this it its his her their he she they we i you said says told not".split())
@@ -145,20 +146,25 @@ def promotion_line(row: dict) -> Optional[str]:
     return None
 
 
-ROW_FLAG_FNS = {"only_entity_of_label": only_entity_of_label,
-                "answer_in_query": answer_in_query, "copied_context": copied_context,
-                "incomplete_answers": incomplete_answers, "caption_like": caption_like,
-                "promotion_line": promotion_line}
+def flag_rule(name: str, raised) -> Rule:
+    """The rule of a flag: `raised(row)` -> its detail, or None (or "") when not raised."""
+    def check(row, ctx, c):
+        detail = raised(row)
+        return True if not detail else (False, detail)
+    return Rule(name, name, check)
+
+
+_FLAG_FNS = (only_entity_of_label, answer_in_query, copied_context, incomplete_answers,
+             caption_like, promotion_line)
+FLAG_RULES = tuple(flag_rule(fn.__name__, fn) for fn in _FLAG_FNS)
+ROW_FLAGS = tuple(r.name for r in FLAG_RULES)
+FLAGS = ROW_FLAGS + ("sibling",)
+ROW_FLAG_FNS = dict(zip(ROW_FLAGS, _FLAG_FNS))
 
 
 def row_flags(row: dict) -> dict:
     """{flag: detail} of every row flag the row raises (siblings need the whole set)."""
-    out = {}
-    for name, fn in ROW_FLAG_FNS.items():
-        detail = fn(row)
-        if detail:
-            out[name] = detail
-    return out
+    return {why.rule: why.detail for why in rejections(FLAG_RULES, row)}
 
 
 # -- siblings: queries made from one sentence
