@@ -16,6 +16,7 @@ from models import reader_module
 from models.batching import score_loop
 from models.checkpoints import fold_dir, load_adversary, load_fold_model
 from models.features import candidates
+from models.hardness import answer_is_most_frequent
 from models.handlers import fold_model_handler
 from tests.test_train_folds import _transforms_with_hints, build_candidates, build_lexical_adversary
 from transforms.core.hashing import fold_of
@@ -130,13 +131,20 @@ def test_every_candidate_is_scored_or_errored_and_counted(filtered):
     rejected_rows = read(out / "rejected")
     rejected = {r["record_id"]: r["reason"] for r in rejected_rows if r["stage"] == "adversary"}
     released_out = {r["record_id"]: r for r in rejected_rows if r["stage"] == "release"}
+    balanced_out = {r["record_id"]: r for r in rejected_rows if r["stage"] == "balance"}
     left = [r for r in scored if r["id"] not in rejected]      # what the adversary left
     assert sorted(r["id"] for r in kept) == sorted(
-        r["id"] for r in left if r["id"] not in released_out)
-    for r in scored:           # answered and dropped, or dropped by the drop sampler
-        want = {True: "answered_by_adversary", False: "dropped_for_balance"}
-        assert rejected.get(r["id"], want[r["adversary_correct"]]) == want[r["adversary_correct"]]
+        r["id"] for r in left if r["id"] not in released_out and r["id"] not in balanced_out)
+    for r in scored:           # the adversary drops exactly what it answered
+        assert (rejected.get(r["id"]) == "answered_by_adversary") == r["adversary_correct"]
     assert sum(r["adversary_correct"] for r in left) == stats["summary"]["readmitted"]
+    # the drop sampler runs last, on what the release rules kept, and drops only those
+    assert not set(balanced_out) & set(released_out) and not set(balanced_out) & set(rejected)
+    assert {r["reason"] for r in balanced_out.values()} <= {"dropped_for_balance"}
+    assert all(r["detail"].startswith("stratum ") for r in balanced_out.values())
+    balance = stats["stages"]["balance"]
+    assert balance["in"] == stats["stages"]["release"]["out"] == len(left) - len(released_out)
+    assert balance["out"] == len(kept) and balance["rejected"] == len(balanced_out)
     # the release rules: every rejection has its reason and a detail, counted by reason
     assert {r["reason"] for r in released_out.values()} <= {
         "answer_in_query", "copied_context", "only_compatible_entity", "article_agreement",
@@ -144,7 +152,7 @@ def test_every_candidate_is_scored_or_errored_and_counted(filtered):
     assert all(r["detail"] for r in released_out.values()) and released_out
     release = stats["stages"]["release"]
     assert release["in"] == stats["stages"]["adversary"]["out"] == len(left)
-    assert release["out"] == len(kept) and release["rejected"] == len(released_out)
+    assert release["rejected"] == len(released_out)
     assert sum(release["reasons"].values()) == len(released_out)
     sentences = {r["id"].rsplit("-", 1)[0] for r in kept}
     assert len(sentences) == len(kept)          # one released query per source sentence
@@ -156,15 +164,18 @@ def test_every_candidate_is_scored_or_errored_and_counted(filtered):
     t = stats["summary"]
     assert (t["in"], t["scored"], t["errors"]) == (len(good) + 2, len(good), 2)
     assert t["kept"] == len(kept) and t["adversary_kept"] + t["dropped"] == t["scored"]
-    assert t["kept"] + t["release_rejected"] == t["adversary_kept"]
+    assert t["release_kept"] + t["release_rejected"] == t["adversary_kept"]
+    assert t["kept"] + t["dropped_for_balance"] == t["release_kept"]
     assert 0 < t["max_group"]["batch"] <= 64 and t["max_rows_in_memory"] <= 64
     assert stats["gaps"] == []
     reasons = dict(stats["stages"]["adversary"]["reasons"])
-    assert reasons.pop("dropped_for_balance", 0) == t["dropped_for_balance"]
-    assert reasons == {"answered_by_adversary": t["dropped"] - t["dropped_for_balance"],
-                       "scoring_error": 2}
+    assert reasons == {"answered_by_adversary": t["dropped"], "scoring_error": 2}
+    assert balance["reasons"] == ({"dropped_for_balance": t["dropped_for_balance"]}
+                                  if t["dropped_for_balance"] else {})
     shares = t["most_frequent_share"]        # the drop sampler's window (0.27-0.43)
     assert 0.27 <= shares["kept"] <= 0.43 and shares["dropped"] is not None
+    mf = sum(map(answer_is_most_frequent, kept))  # measured on kept/ itself: by construction
+    assert shares["kept"] == round(mf / len(kept), 4)
     assert t["readmitted"] == t["kept_answered"] == 0     # it never keeps an answered query
     assert json.loads((out / "stats" / "adversarial_filter.json").read_text()) == stats
     for folder in ("scored", "kept", "errors", "rejected", "stats"):

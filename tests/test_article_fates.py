@@ -1,4 +1,4 @@
-"""Article fates after the filter's two steps: an article none of whose candidates was kept
+"""Article fates after the filter's steps (adversary, release, balance): an article none of whose candidates was kept
 is labelled by the filter's own rejected rows (the adversary's answers, the release rules'
 reasons), not `all_queries_answered` by default. The rule without Beam, then ArticleFates
 on hand-made rows, with the filter's rejected rows read from real Parquet."""
@@ -31,6 +31,9 @@ ANSWERED = ("adversary", "answered_by_adversary")
     ({("adversary", "dropped_for_balance"): 2, ANSWERED: 1},
      ("adversary", "dropped_for_balance")),
     ({("adversary", "scoring_error"): 1}, ("adversary", "scoring_error")),
+    # the drop sampler (`balance` drop) runs last: it removed what the release rules kept
+    ({ANSWERED: 2, ("release", "sibling_query"): 3, ("balance", "dropped_for_balance"): 1},
+     ("balance", "dropped_for_balance")),
     # a filter step it does not know comes after release
     ({("release", "sibling_query"): 2, ("recheck", "too_easy"): 1}, ("recheck", "too_easy")),
     # finalize's rejections say nothing of the filter; none at all: the job, not a step

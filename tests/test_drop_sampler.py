@@ -204,3 +204,47 @@ def test_decide_keeps_back_what_the_plan_says_and_counts_it():
 def test_share_window_is_checked():
     assert FilterSettings().problems() == []
     assert FilterSettings(most_frequent_share_min=0.7, most_frequent_share_max=0.6).problems()
+
+
+def test_drop_sampler_runs_last_and_readmit_stays_in_decide():
+    """`drop` (the default) plans nothing in Decide and drops in the `balance` step, after
+    the release rules; `readmit` plans in Decide only; `none` nowhere."""
+    import dataclasses
+    s = FilterSettings()
+    assert (B.step_mode(s, "adversary"), B.step_mode(s, "balance")) == ("none", "drop")
+    assert (B.step_mode(READMIT, "adversary"), B.step_mode(READMIT, "balance")) == (
+        "readmit", "none")
+    none = dataclasses.replace(s, balance="none")
+    assert (B.step_mode(none, "adversary"), B.step_mode(none, "balance")) == ("none", "none")
+
+
+def test_balance_step_drops_what_the_plan_says_with_its_reason_and_counts():
+    from tests.test_hardness import ROW
+    from transforms.machine_filtering.decide import Balance
+    row = dict(ROW, id="q1", fold=3, adversary_correct=False)
+    out = list(Balance().apply(row, {"drop_threshold": {OT: B.BUCKETS}}))
+    assert [o.row["reason"] for o in out if isinstance(o, Rejected)] == ["dropped_for_balance"]
+    assert [o.row["stage"] for o in out if isinstance(o, Rejected)] == ["balance"]
+    assert {(o.step, o.key) for o in out if isinstance(o, Count)} == {
+        ("balance", "dropped.other"), ("balance", "fold3.balance_dropped")}
+    for plan in ({"drop_threshold": {MF: B.BUCKETS}}, {"drop_threshold": {}}, None):
+        out = list(Balance().apply(row, plan))
+        assert out[-1] == row and not any(isinstance(o, Rejected) for o in out)
+        assert {o.key for o in out if isinstance(o, Count)} == {"kept.other"}
+
+
+def test_balance_plan_over_released_queries_counts_each_as_kept():
+    """The `balance` step's plan sees only released queries: an answered one (kept from an
+    untrained fold) counts as kept, so the share it restores is the released share."""
+    import apache_beam as beam
+    from apache_beam.testing.test_pipeline import TestPipeline
+    from apache_beam.testing.util import assert_that, equal_to
+    from tests.test_hardness import ROW
+    on_mf = [{"start": 0, "end": 12, "text": "Barack Obama"}]
+    rows = [dict(ROW, id=f"q{i:03d}", answers=on_mf if i % 10 == 0 else ROW["answers"],
+                 adversary_correct=i % 7 == 0) for i in range(100)]
+    with TestPipeline() as p:
+        plans = p | beam.Create(rows) | B.BalancePlan(FilterSettings(), "drop", all_kept=True)
+        assert_that(plans | beam.Map(lambda d: (d["tally"], d["drop"])), equal_to([(
+            {MF: {"candidates": 10, "answered": 0}, OT: {"candidates": 90, "answered": 0}},
+            {"readmit": {MF: 0, OT: 0}, "drop": {MF: 0, OT: 90 - 27}}["drop"])]))

@@ -3,7 +3,7 @@
 One row per input article or record, from generate's `DIR/articles` (where it stopped, or
 its candidates), joined by article_id (CoGroupByKey; a call holds one article) with the
 queries the filter kept, the queries released and their split, and the rejections of its
-queries: the filter's (DIR/filtered/rejected: `adversary`, `release`) and finalize's,
+queries: the filter's (DIR/filtered/rejected: `adversary`, `release`, `balance`) and finalize's,
 each counted per (step, reason) (CombinePerKey of SumCounts, so memory holds counts, not
 rows). Where
 it stopped contributing:
@@ -11,7 +11,8 @@ it stopped contributing:
   the last filter step that rejected its queries (`filter_stopped_at`):
   `adversary` / `all_queries_answered` when the adversary answered every one of them;
   else that step's most frequent reason (`release` / `sibling_query` when the release
-  rules removed what the adversary left, `adversary` / `dropped_for_balance`, ...); with
+  rules removed what the adversary left, `balance` / `dropped_for_balance` when the drop
+  sampler removed what they kept, ...); with
   no filter rejection for it (DIR/filtered/rejected absent or stale) `adversarial_filter`
   / `none_kept`; else
 - the last finalize step that rejected its queries (dedupe, human_validation, split) with
@@ -32,7 +33,7 @@ from transforms.finalize.relative import InputRoot, released_fate
 
 STEP = "articles"
 FINALIZE_STEPS = ("dedupe", "human_validation", "split")
-FILTER_STEPS = ("adversary", "release")              # adversarial_filter's, in order
+FILTER_STEPS = ("adversary", "release", "balance")   # adversarial_filter's, in order
 ANSWERED = "answered_by_adversary"
 FILTER_COLUMNS = ["stage", "reason", "article_id"]
 

@@ -4,8 +4,9 @@ adversary answered them, and how many released queries the adversary answered.
 
 Read from stats.json: the filter's account in the funnel (`funnel.stages.adversary`, the
 `stages.adversary` account of `filtered/stats/adversarial_filter.json`), read defensively
-since its keys may grow: `reasons.answered_by_adversary`; every reason holding `balance`;
-the other reasons as they are named; kept-although-answered as the sum of the account's
+since its keys may grow: `reasons.answered_by_adversary`; every reason holding `balance`
+(the readmit sampler's drops); the other reasons as they are named; the drop sampler's
+drops after the release rules from the `balance` step (`funnel.stages.balance`); kept-although-answered as the sum of the account's
 `readmitted.<stratum>` keys (or an int `readmitted` / `kept_answered`). The released count
 is the hardness report's `adversary_answered` (`released` section): released rows whose
 scored candidate (`filtered/scored/*.parquet`) has `adversary_correct` true.
@@ -69,9 +70,11 @@ def filter_sentence(stats: dict) -> str:
     c = filter_counts(account)
     adversary = stats.get("adversary") or {}
     who = adversary_name(stats)
-    parts = [f"{_n(c['answered'])} were answered by it and filtered out (`{ANSWERED}`)",
-             f"{_n(c['balance'])} were dropped for balance although it did not answer them"
-             + (f" (`{'`, `'.join(c['balance_reasons'])}`)" if c["balance_reasons"] else "")]
+    parts = [f"{_n(c['answered'])} were answered by it and filtered out (`{ANSWERED}`)"]
+    if c["balance"] or not balance_account(stats):      # the readmit sampler's drops
+        parts.append(f"{_n(c['balance'])} were dropped for balance although it did not "
+                     "answer them" + (f" (`{'`, `'.join(c['balance_reasons'])}`)"
+                                      if c["balance_reasons"] else ""))
     parts += [f"{_n(n)} were dropped as `{r}`" for r, n in sorted(c["other"].items())]
     parts.append(f"{_n(c['kept_answered'])} were kept although it answered them")
     text = (f"**What the adversarial filter did.** Of {_n(c['in'])} candidate queries "
@@ -90,17 +93,30 @@ def filter_sentence(stats: dict) -> str:
                    + "; `adversary_correct` of their rows in `filtered/scored/`).")
 
 
+def balance_account(stats: dict) -> dict:
+    """The drop sampler's step after the release rules (`balance`), or {}."""
+    return ((stats.get("funnel") or {}).get("stages") or {}).get("balance") or {}
+
+
 def release_clause(stats: dict, left: int) -> str:
     """What went on to finalize: the adversary's `left`, or, after the release rules
-    (the filter's `release` step), what they dropped by reason and what they kept."""
+    (the filter's `release` step), what they dropped by reason, then what the drop
+    sampler dropped for balance (the `balance` step, when it dropped any), and what was
+    kept."""
     account = ((stats.get("funnel") or {}).get("stages") or {}).get("release")
     if not account:
         return f"{_n(left)} went on to this stage."
     reasons = account.get("reasons") or {}
     why = ", ".join(f"{_n(n)} `{r}`" for r, n in sorted(reasons.items(), key=lambda x: (-x[1], x[0])))
-    return (f"{_n(left)} were left by it; the release rules then dropped "
-            f"{_n(account.get('rejected', 0))}" + (f" ({why})" if why else "")
-            + f", and {_n(account.get('out', 0))} went on to this stage.")
+    text = (f"{_n(left)} were left by it; the release rules then dropped "
+            f"{_n(account.get('rejected', 0))}" + (f" ({why})" if why else ""))
+    b = balance_account(stats)
+    if b.get("rejected"):
+        text += (f"; of the {_n(b.get('in', 0))} they kept, the drop sampler then dropped "
+                 f"{_n(b['rejected'])} for balance although the adversary did not answer "
+                 "them (`dropped_for_balance`: the share of answers that are the passage's "
+                 "most frequent entity back in its window)")
+    return text + f", and {_n((b or account).get('out', 0))} went on to this stage."
 
 
 def card_lines(stats: dict) -> list:

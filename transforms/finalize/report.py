@@ -135,7 +135,8 @@ def problems(stats: dict, kept_rows: int, partial_validation: bool, group_rounds
     if fates.get("kept_without_fate"):
         out.append(f"article fates: {fates['kept_without_fate']} kept queries belong to "
                    "articles generate gave no candidates for (DIR/articles is stale)")
-    filtered = stages.get("release", stages.get("adversary"))     # the filter's last step
+    from transforms.finalize.fates import FILTER_STEPS
+    filtered = next((stages[s] for s in reversed(FILTER_STEPS) if s in stages), None)
     for key, want in (("kept", filtered["out"] if filtered else None),
                       ("released", released)):
         if want is not None and fates.get(key, 0) != want:

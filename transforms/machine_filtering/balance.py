@@ -4,9 +4,12 @@ passage's most frequent entity, so the kept ones rarely have it: 21% against 37%
 candidates on the real corpus). The sampler holds the share of answers that are the
 passage's most frequent entity (`models.hardness.stratum`) in [min_share, max_share]:
 
-- `drop` (the default): only drops. Where the kept share is outside the window, it drops
-  the fewest unanswered queries of the over-represented stratum that bring it back to the
-  window's nearest bound; a query the adversary answered is never kept.
+- `drop` (the default): only drops, and runs last (the `balance` step, after the release
+  rules, on the queries they keep: they remove most-frequent answers more often, so a
+  share balanced before them fell below the window). Where the released share is outside
+  the window, it drops the fewest released queries of the over-represented stratum that
+  bring it back to the window's nearest bound; a query the adversary answered is never
+  kept.
 - `readmit` (asked for by name only): the share is brought to the candidates' share,
   clamped into the window, by keeping back the fewest answered queries of the stratum the
   plain filter starves (and only where all of those are not enough, dropping unanswered
@@ -19,7 +22,7 @@ smallest `stable_hash(id, salt)` bucket; with AFLite's predictability on the row
 unanswered queries dropped are the most predictable ones (`drop_bucket`). Beam: one small combine gathers
 per-stratum counts and histograms of the queries' hash buckets (at most 2 x strata x
 BUCKETS entries, whatever the corpus size); `plan` turns it into a bucket
-threshold per stratum, a side input of Decide.
+threshold per stratum, a side input of Decide (`readmit`) or of the `balance` step (`drop`).
 """
 import collections
 import math
@@ -185,26 +188,39 @@ def row_stratum(row: dict):
         return None
 
 
+def step_mode(settings, step: str) -> str:
+    """The sampler's mode at `step`: `readmit` runs in Decide (it needs the answered
+    queries); `drop` runs last, in the `balance` step, on the queries the release rules
+    keep (so the released share is in the window by construction); else none."""
+    if settings.balance == "readmit":
+        return "readmit" if step == "adversary" else "none"
+    return "drop" if settings.balance == "drop" and step == "balance" else "none"
+
+
 class BalancePlan(beam.PTransform):
-    """Scored rows -> the sampler's plan (one dict) for Decide; with `balance` none the
-    plan keeps nothing back and drops nothing (the plain filter)."""
+    """Rows -> the sampler's plan (one dict) for Decide or the `balance` step; in mode
+    none (default: `settings.balance`) it keeps nothing back and drops nothing.
+    `all_kept`: every row counts as an unanswered (kept) query, as in the `balance` step,
+    which sees only released queries."""
 
-    def __init__(self, settings):
+    def __init__(self, settings, mode=None, all_kept=False):
         super().__init__()
-        self.settings = settings
+        self.settings, self.all_kept = settings, all_kept
+        self.mode = settings.balance if mode is None else mode
 
-    def expand(self, scored):
-        s = self.settings
+    def expand(self, rows):
+        s, mode, all_kept = self.settings, self.mode, self.all_kept
 
         def item(row):
             strat = row_stratum(row)
-            return [] if strat is None else [(strat, bool(row["adversary_correct"]), row["id"],
+            answered = False if all_kept else bool(row["adversary_correct"])
+            return [] if strat is None else [(strat, answered, row["id"],
                                               drop_bucket(row, s.balance_salt))]
-        return (scored
+        return (rows
                 | "Stratum" >> beam.FlatMap(item)
                 | "Tally" >> beam.CombineGlobally(BalanceTally(s.balance_salt))
                 | "Plan" >> beam.Map(lambda acc: plan(
-                    acc, s.most_frequent_share_min, s.most_frequent_share_max, s.balance)
-                    if s.balance in ("drop", "readmit") else
+                    acc, s.most_frequent_share_min, s.most_frequent_share_max, mode)
+                    if mode in ("drop", "readmit") else
                     {"tally": acc["tally"], "readmit": {}, "drop": {}, "threshold": {},
                      "drop_threshold": {}}))

@@ -1,8 +1,9 @@
 """Decide: a scored candidate is kept when no adversary answered it (its fold's reader got
-it wrong and AFLite did not remove it; paper 3.3) and the drop sampler does not drop it,
-or, with `balance` readmit only, when the sampler keeps it back (`balance.py`). The
+it wrong and AFLite did not remove it; paper 3.3), or, with `balance` readmit only, when
+the sampler keeps it back (and the readmit sampler does not drop it; `balance.py`). The
 rejections are `ADVERSARY_RULES` (the transforms/core/rules.py convention), judging a
-row with its `Verdict`."""
+row with its `Verdict`. `Balance`: the drop sampler's step (`balance` drop), after the
+release rules."""
 from typing import NamedTuple, Optional
 
 from transforms.core.accounting import Count, RuleStep
@@ -29,10 +30,11 @@ def answered_detail(row: dict, by: str) -> str:
     return "; ".join(parts)
 
 
+BALANCE_RULE = Rule("not_dropped_for_balance", "dropped_for_balance",
+                    lambda row, v, c: not v.balance_drop
+                    or (False, f"stratum {v.strat}: restores the most-frequent-entity share"))
 ADVERSARY_RULES = (
-    Rule("not_dropped_for_balance", "dropped_for_balance",
-         lambda row, v, c: not v.balance_drop
-         or (False, f"stratum {v.strat}: restores the most-frequent-entity share")),
+    BALANCE_RULE,
     Rule("scored", "scoring_error",
          lambda row, v, c: v.correct is not None or (False, "see errors/ for the reason")),
     Rule("not_answered", "answered_by_adversary",
@@ -90,6 +92,29 @@ class Decide(RuleStep):
         return Verdict(correct, by, strat, False)
 
 
+class Balance(RuleStep):
+    """The `balance` step (`balance` drop, the default): released queries -> the ones the
+    drop sampler keeps; `plan` (side input): its plan over the released queries. Each
+    row counts its stratum (`kept.<s>` / `dropped.<s>`) and a drop its fold."""
+    step, rules = "balance", (BALANCE_RULE,)
+
+    def __init__(self, salt: str = "balance"):
+        self.salt = salt
+
+    def apply(self, row, plan=None):
+        from transforms.machine_filtering.balance import drops, row_stratum
+        strat = row_stratum(row)
+        drop = bool(strat is not None and plan and drops(row, strat, plan, self.salt))
+        if strat is not None:
+            yield Count(self.step, f"{'dropped' if drop else 'kept'}.{strat}", 1)
+        why = self.verdict(row, Verdict(row.get("adversary_correct"), None, strat, drop))
+        if why is None:
+            yield row
+            return
+        yield Count(self.step, f"fold{row.get('fold')}.balance_dropped", 1)
+        yield self.rejected(why, row)
+
+
 def meta(metas: list, paths, settings=None) -> dict:
     return {"job": "adversarial_filter",
             "adversary": getattr(settings, "adversary_kind", "kfold"),
@@ -100,9 +125,10 @@ def meta(metas: list, paths, settings=None) -> dict:
 
 def per_fold(stats: dict) -> dict:
     """{fold: {in, scored, answered, kept, dropped, readmitted, balance_dropped, errors}}
-    from adversarial_filter.json's funnel: `dropped` are answered and dropped,
-    `readmitted` answered and kept back by the drop sampler (counted in `kept`),
-    `balance_dropped` unanswered and dropped by it."""
+    from adversarial_filter.json's funnel: `kept` are the queries the adversary step
+    left, `dropped` answered and dropped, `readmitted` answered and kept back by the
+    readmit sampler (counted in `kept`), `balance_dropped` unanswered and dropped by the
+    sampler (in Decide with `readmit`, in the `balance` step with `drop`)."""
     a = stats["stages"]["adversary"]
     out = {}
     keys = ("in", "kept", "dropped", "readmitted", "balance_dropped", "errors")
@@ -113,4 +139,9 @@ def per_fold(stats: dict) -> dict:
     for c in out.values():
         c["scored"] = c["kept"] + c["dropped"] + c["balance_dropped"]
         c["answered"] = c["dropped"] + c["readmitted"]
+    for key, n in (stats["stages"].get("balance") or {}).items():
+        if key.startswith("fold") and key.endswith(".balance_dropped"):
+            fold = int(key[4:].split(".", 1)[0])
+            out.setdefault(fold, dict.fromkeys(keys + ("scored", "answered"), 0))
+            out[fold]["balance_dropped"] += n
     return dict(sorted(out.items()))

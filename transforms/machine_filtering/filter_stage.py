@@ -1,13 +1,16 @@
 """The adversarial_filter stage: every candidate scored by the reader of its own fold
 and/or by AFLite (`adversary_kind`: kfold, aflite, kfold+aflite, the default); the
 queries an adversary answers are dropped and never kept (paper section 3.3; the drop
-sampler after it only drops, unless `balance` readmit is asked for).
+sampler, last, only drops, unless `balance` readmit is asked for).
 
 Writes DIR/filtered/{scored,kept,errors,rejected}/ and stats/adversarial_filter.json; the
-funnel has two steps: `adversary` (in: candidates, out: the queries it leaves; rejected:
-answered by the adversary, or failed to score), with `max_group` (the largest
-RunInference batch) and `max_rows_in_memory`; then `release` (in: the adversary's out,
-out: kept; rejected: the release rules of `release_rules.py`, by reason).
+funnel has three steps: `adversary` (in: candidates, out: the queries it leaves; rejected:
+answered by the adversary, or failed to score, and with `balance` readmit dropped for
+balance), with `max_group` (the largest RunInference batch) and `max_rows_in_memory`;
+`release` (in: the adversary's out; rejected: the release rules of `release_rules.py`, by
+reason); then `balance` (in: the release's out, out: kept; rejected: `dropped_for_balance`
+by the drop sampler, `balance` drop, so the kept most-frequent share is in its window;
+with readmit or none it passes everything on).
 
 Failure policy (nothing is dropped silently): every fold model is loaded before the
 pipeline starts, and one that does not load fails the stage with one line, before
@@ -28,7 +31,7 @@ log = logging.getLogger("adversarial_filter")
 NAME = "adversarial_filter"
 OUTPUTS = ("scored", "kept", "errors", "rejected", "stats")
 STATS_FILE = "stats/adversarial_filter.json"
-STEPS = (Step("adversary", "query"), Step("release", "query"))
+STEPS = (Step("adversary", "query"), Step("release", "query"), Step("balance", "query"))
 
 
 def handler_device(device: str, hints: dict) -> str:
@@ -44,8 +47,8 @@ def graph(p, config: FilterConfig, metas: list, device: str, hints=None, check_f
     import apache_beam as beam
     from transforms.core.accounting import COUNTS, REJECTED, WriteFunnel, accounted
     from transforms.core.schema import REJECTED_SCHEMA, ROW_GROUP, SCORED_SCHEMA
-    from transforms.machine_filtering.balance import BalancePlan
-    from transforms.machine_filtering.decide import Decide, meta
+    from transforms.machine_filtering.balance import BalancePlan, step_mode
+    from transforms.machine_filtering.decide import Balance, Decide, meta
     from transforms.machine_filtering.release import release_step
     from transforms.machine_filtering.scoring import ERROR_SCHEMA, assign_fold
     paths, k = config.paths, len(metas)
@@ -54,11 +57,17 @@ def graph(p, config: FilterConfig, metas: list, device: str, hints=None, check_f
     if k:      # the fold of the k-fold readers; without them, the generate job's column
         rows = rows | "AssignFold" >> beam.Map(assign_fold, k)
     scored, errors, batch_counts = adversaries(rows, config, metas, device, hints)
-    plan = scored | "BalancePlan" >> BalancePlan(config.settings)
+    s = config.settings
+    plan = scored | "BalancePlan" >> BalancePlan(s, step_mode(s, "adversary"))
     untrained = untrained_folds(metas)
-    decided = accounted(scored, "Decide", Decide(config.settings.balance_salt, untrained),
+    decided = accounted(scored, "Decide", Decide(s.balance_salt, untrained),
                         beam.pvalue.AsSingleton(plan))
-    released = release_step(decided.main, config.settings.release)
+    released = release_step(decided.main, s.release)
+    # the drop sampler last, on what the release rules keep (balance.py)
+    last_plan = released.main | "DropSamplerPlan" >> BalancePlan(
+        s, step_mode(s, "balance"), all_kept=True)
+    balanced = accounted(released.main, "DropSampler", Balance(s.balance_salt),
+                         beam.pvalue.AsSingleton(last_plan))
 
     def write(pcoll, name, schema):
         pcoll | f"Write{name.capitalize()}" >> beam.io.WriteToParquet(
@@ -66,11 +75,12 @@ def graph(p, config: FilterConfig, metas: list, device: str, hints=None, check_f
             **ROW_GROUP)
 
     write(scored, "scored", SCORED_SCHEMA)
-    write(released.main, "kept", SCORED_SCHEMA)
+    write(balanced.main, "kept", SCORED_SCHEMA)
     write(errors, "errors", ERROR_SCHEMA)
-    write((decided[REJECTED], released[REJECTED]) | "AllRejected" >> beam.Flatten(),
-          "rejected", REJECTED_SCHEMA)
-    ((decided[COUNTS], released[COUNTS], batch_counts) | "AllCounts" >> beam.Flatten()
+    write((decided[REJECTED], released[REJECTED], balanced[REJECTED])
+          | "AllRejected" >> beam.Flatten(), "rejected", REJECTED_SCHEMA)
+    ((decided[COUNTS], released[COUNTS], balanced[COUNTS], batch_counts)
+     | "AllCounts" >> beam.Flatten()
      | "Funnel" >> WriteFunnel(
         io_utils.join(paths.output, STATS_FILE), STEPS, meta(metas, paths, config.settings), summarise,
         first_in=first_in))
@@ -104,25 +114,30 @@ def adversaries(rows, config: FilterConfig, metas: list, device: str, hints=None
 
 
 def summarise(accounts) -> dict:
-    """`kept`: the queries in kept/ (the release step's out); `adversary_kept`: those the
-    adversary left; `release`: what the release rules dropped, by reason."""
+    """`kept`: the queries in kept/ (the balance step's out); `adversary_kept`: those the
+    adversary left; `dropped`: those the adversary step dropped; `release`: what the
+    release rules dropped, by reason; `dropped_for_balance`: the drop sampler's drops
+    (the balance step's, or Decide's with `readmit`)."""
     a = accounts["adversary"]
     r = accounts.get("release") or {"out": a["out"], "rejected": 0, "reasons": {}}
-    balance = a["reasons"].get("dropped_for_balance", 0)
-    dropped = a["reasons"].get("answered_by_adversary", 0) + balance
+    b = accounts.get("balance") or {"out": r["out"], "rejected": 0, "reasons": {}}
+    early = a["reasons"].get("dropped_for_balance", 0)
+    balance = early + b["reasons"].get("dropped_for_balance", 0)
+    dropped = a["reasons"].get("answered_by_adversary", 0) + early
     errors = a["reasons"].get("scoring_error", 0)
     scored = a["out"] + dropped
     readmitted = sum(v for k, v in a.items() if k.startswith("readmitted."))
     answered = a["reasons"].get("answered_by_adversary", 0) + readmitted
     return {"in": a["in"], "scored": scored, "dropped": dropped,
-            "release_rejected": r["rejected"], "kept": r["out"], "errors": errors,
+            "release_rejected": r["rejected"], "release_kept": r["out"], "kept": b["out"],
+            "errors": errors,
             "drop_share": dropped / scored if scored else None, "adversary_kept": a["out"],
             "release": {"rejected": r["rejected"], "reasons": r["reasons"]},
             "answered": answered, "answered_share": answered / scored if scored else None,
             "readmitted": readmitted, "kept_answered": readmitted,
             "dropped_for_balance": balance,
             "balance_drop_share": balance / scored if scored else None,
-            "most_frequent_share": shares(a),
+            "most_frequent_share": shares(a, accounts.get("balance")),
             "max_rows_in_memory": a.get("max_rows_in_memory", 0),
             "max_group": {"batch": a.get("max_group", 0)}}
 
@@ -131,19 +146,25 @@ def release_reasons(summary: dict) -> str:
     return ", ".join(f"{k} {v}" for k, v in summary["release"]["reasons"].items()) or "none"
 
 
-def shares(account: dict) -> dict:
+def shares(account: dict, balance=None) -> dict:
     """Share of answers that are the passage's most frequent entity among the scored
-    candidates, the dropped and the kept queries (`Decide`'s stratum counts)."""
-    from models.hardness import MOST_FREQUENT, OTHER
-    n = {(w, s): account.get(f"{w}.{s}", 0) for w in ("kept", "dropped")
-         for s in (MOST_FREQUENT, OTHER)}
+    candidates, the queries the adversary step dropped and left (`Decide`'s stratum
+    counts), those the balance step dropped and the kept queries (its counts; without
+    a balance account, what the adversary left)."""
+    from models.hardness import MOST_FREQUENT as MF, OTHER
+    n = {(w, s): account.get(f"{w}.{s}", 0) for w in ("kept", "dropped") for s in (MF, OTHER)}
+    b = {(w, s): (balance or {}).get(f"{w}.{s}", 0) for w in ("kept", "dropped")
+         for s in (MF, OTHER)}
 
     def share(mf, other):
         return round(mf / (mf + other), 4) if mf + other else None
-    return {"candidates": share(n["kept", MOST_FREQUENT] + n["dropped", MOST_FREQUENT],
+    left = share(n["kept", MF], n["kept", OTHER])
+    return {"candidates": share(n["kept", MF] + n["dropped", MF],
                                 n["kept", OTHER] + n["dropped", OTHER]),
-            "dropped": share(n["dropped", MOST_FREQUENT], n["dropped", OTHER]),
-            "kept": share(n["kept", MOST_FREQUENT], n["kept", OTHER])}
+            "dropped": share(n["dropped", MF], n["dropped", OTHER]),
+            "adversary_kept": left,
+            "balance_dropped": share(b["dropped", MF], b["dropped", OTHER]),
+            "kept": share(b["kept", MF], b["kept", OTHER]) if balance else left}
 
 
 def untrained_folds(metas: list) -> frozenset:
@@ -195,7 +216,8 @@ def run(config: FilterConfig, runtime: Runtime = Runtime()) -> dict:
              f"{len(metas)}-fold {metas[0]['model']}" if metas else "no fold readers",
              paths.candidates, device, paths.output)
     display = Display(NAME, ("adversary", "queries", upstream["rows"]),
-                      {"adversary": "left by the adversary", "release": "kept"})
+                      {"adversary": "left by the adversary", "release": "left by the release "
+                       "rules", "balance": "kept"})
     from transforms.machine_filtering.aflite import remove_store
     remove_store(paths.output)                # AFLite's feature store: never a previous run's
     try:
@@ -208,10 +230,11 @@ def run(config: FilterConfig, runtime: Runtime = Runtime()) -> dict:
     stats = io_utils.read_json(io_utils.join(paths.output, STATS_FILE))
     t = stats["summary"]
     log.info("adversarial_filter: done in %.1f s; %d in, %d scored, %d dropped by the "
-             "adversary (%.1f%%), %d errors; release rules dropped %d of %d (%s); %d kept; "
-             "batches of at most %d queries", seconds, t["in"], t["scored"], t["dropped"],
-             100 * (t["drop_share"] or 0), t["errors"], t["release"]["rejected"],
-             t["adversary_kept"], release_reasons(t), t["kept"], t["max_group"]["batch"])
+             "adversary (%.1f%%), %d errors; release rules dropped %d of %d (%s); %d dropped "
+             "for balance; %d kept; batches of at most %d queries", seconds, t["in"],
+             t["scored"], t["dropped"], 100 * (t["drop_share"] or 0), t["errors"],
+             t["release"]["rejected"], t["adversary_kept"], release_reasons(t),
+             t["dropped_for_balance"], t["kept"], t["max_group"]["batch"])
     if stats["gaps"]:
         raise StageFailed("adversarial_filter: " + "; ".join(stats["gaps"]))
     share = t["errors"] / t["in"] if t["in"] else 0.0
