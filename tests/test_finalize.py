@@ -457,15 +457,15 @@ def test_help_answers_without_importing_beam():
 # --- the real corpus -------------------------------------------------------------------
 
 #: What finalize releases from the real corpus (docs/finalize.md, "Measured"): generate
-#: over cnn_stories + cnndm_test250, the default adversary (5-fold lexical readers and AFLite) with its drop-only
-#: sampler,
-#: the release rules, default split policy.
-REAL = {"queries": {"train": 177, "dev": 36, "test": 21},
-        "passages": {"train": 89, "dev": 14, "test": 15},
-        "candidates": 962, "kept": 314, "dropped_duplicates": 0,
-        "release": {"kept": 234, "reasons": {"sibling_query": 39, "answer_in_query": 31,
-                                             "only_compatible_entity": 5, "copied_context": 4,
-                                             "article_agreement": 1}}}
+#: over cnn_stories + cnndm_test250, the default adversary (5-fold lexical readers and
+#: AFLite), the release rules, then its drop-only sampler (last), default split policy.
+REAL = {"queries": {"train": 166, "dev": 32, "test": 20},
+        "passages": {"train": 88, "dev": 14, "test": 15},
+        "candidates": 962, "kept": 479, "dropped_duplicates": 0,
+        "release": {"kept": 348, "reasons": {"sibling_query": 77, "answer_in_query": 38,
+                                             "copied_context": 8, "only_compatible_entity": 6,
+                                             "article_agreement": 2}},
+        "balance": {"dropped": 130, "kept": 218}}
 
 
 def _digest(pairs) -> str:
@@ -605,8 +605,13 @@ def test_real_corpus_release_rules_and_item_flags(real_run):
     chain = stats["funnel"]["stages"]
     assert list(chain).index("release") == list(chain).index("adversary") + 1
     assert chain["release"]["in"] == chain["adversary"]["out"] == REAL["kept"]
-    assert chain["release"]["out"] == chain["dedupe"]["in"] == REAL["release"]["kept"]
+    assert chain["release"]["out"] == chain["balance"]["in"] == REAL["release"]["kept"]
     assert chain["release"]["reasons"] == REAL["release"]["reasons"]
+    # the drop sampler last, on what the release rules kept (issue 26)
+    assert list(chain).index("balance") == list(chain).index("release") + 1
+    assert chain["balance"]["out"] == chain["dedupe"]["in"] == REAL["balance"]["kept"]
+    assert chain["balance"]["reasons"] == ({"dropped_for_balance": REAL["balance"]["dropped"]}
+                                           if REAL["balance"]["dropped"] else {})
     rejected = pq.read_table(real_run / "filtered" / "rejected").to_pylist()
     by_reason = collections.Counter(r["reason"] for r in rejected if r["stage"] == "release")
     assert by_reason == REAL["release"]["reasons"]
@@ -636,7 +641,9 @@ def test_real_corpus_article_fates_name_the_filter_step(real_run):
     for f in fates:
         mine = per_article[f["article_id"]]
         release = {why: n for (step, why), n in mine.items() if step == "release"}
-        if release:
+        if ("balance", "dropped_for_balance") in mine:        # the filter's last step
+            assert (f["stage"], f["reason"]) == ("balance", "dropped_for_balance")
+        elif release:
             assert f["stage"] == "release" and release[f["reason"]] == max(release.values())
         elif set(mine) == {("adversary", "answered_by_adversary")}:
             assert (f["stage"], f["reason"]) == ("adversary", "all_queries_answered")
