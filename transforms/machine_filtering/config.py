@@ -131,8 +131,9 @@ class FilterSettings:
     max_error_share: float = setting(
         0.0, "share of candidates that may fail to score before the stage fails (0: none)")
     balance: str = setting(
-        "drop", "drop sampler: drop (only drops: unanswered queries of the over-represented "
-        "stratum, until the kept most-frequent-entity share is in the window); none (the "
+        "drop", "drop sampler: drop (only drops, last, after the release rules: released "
+        "queries of the over-represented stratum, until their most-frequent-entity share "
+        "is in the window); none (the "
         "plain filter); readmit (keeps back answered queries to reach the candidates' share: "
         "the release then holds queries the adversary answered)", choices=BALANCE_MODES)
     most_frequent_share_min: float = setting(
