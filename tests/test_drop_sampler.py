@@ -206,6 +206,7 @@ def test_share_window_is_checked():
     assert FilterSettings(most_frequent_share_min=0.7, most_frequent_share_max=0.6).problems()
 
 
+@pytest.mark.fast
 def test_drop_sampler_runs_last_and_readmit_stays_in_decide():
     """`drop` (the default) plans nothing in Decide and drops in the `balance` step, after
     the release rules; `readmit` plans in Decide only; `none` nowhere."""
@@ -218,6 +219,7 @@ def test_drop_sampler_runs_last_and_readmit_stays_in_decide():
     assert (B.step_mode(none, "adversary"), B.step_mode(none, "balance")) == ("none", "none")
 
 
+@pytest.mark.fast
 def test_balance_step_drops_what_the_plan_says_with_its_reason_and_counts():
     from tests.test_hardness import ROW
     from transforms.machine_filtering.decide import Balance
@@ -248,3 +250,28 @@ def test_balance_plan_over_released_queries_counts_each_as_kept():
         assert_that(plans | beam.Map(lambda d: (d["tally"], d["drop"])), equal_to([(
             {MF: {"candidates": 10, "answered": 0}, OT: {"candidates": 90, "answered": 0}},
             {"readmit": {MF: 0, OT: 0}, "drop": {MF: 0, OT: 90 - 27}}["drop"])]))
+
+
+@pytest.mark.fast
+def test_card_sentence_puts_the_drop_sampler_after_the_release_rules():
+    from transforms.finalize.filter_card import filter_sentence
+    stages = {"adversary": {"in": 100, "out": 50, "rejected": 50,
+                            "reasons": {"answered_by_adversary": 50}},
+              "release": {"in": 50, "out": 40, "rejected": 10,
+                          "reasons": {"sibling_query": 10}},
+              "balance": {"in": 40, "out": 30, "rejected": 10,
+                          "reasons": {"dropped_for_balance": 10}}}
+    text = filter_sentence({"funnel": {"stages": stages}})
+    assert ("50 were answered by it and filtered out (`answered_by_adversary`), and 0 were "
+            "kept although it answered them; 50 were left by it; the release rules then "
+            "dropped 10 (10 `sibling_query`); of the 40 they kept, the drop sampler then "
+            "dropped 10 for balance") in text
+    assert text.endswith("and 30 went on to this stage. Whether released queries were "
+                         "answered by the adversary is not recorded here (no "
+                         "`filtered/scored/` candidates were read).")
+    # readmit: the sampler's drops are the adversary step's; the balance step drops none
+    stages["adversary"]["reasons"]["dropped_for_balance"] = 5
+    stages["balance"].update(rejected=0, reasons={}, out=40)
+    text = filter_sentence({"funnel": {"stages": stages}})
+    assert "5 were dropped for balance although it did not answer them" in text
+    assert "drop sampler then" not in text and "and 40 went on to this stage" in text

@@ -5,9 +5,10 @@ adversary answered them, and how many released queries the adversary answered.
 Read from stats.json: the filter's account in the funnel (`funnel.stages.adversary`, the
 `stages.adversary` account of `filtered/stats/adversarial_filter.json`), read defensively
 since its keys may grow: `reasons.answered_by_adversary`; every reason holding `balance`
-(the readmit sampler's drops); the other reasons as they are named; the drop sampler's
-drops after the release rules from the `balance` step (`funnel.stages.balance`); kept-although-answered as the sum of the account's
-`readmitted.<stratum>` keys (or an int `readmitted` / `kept_answered`). The released count
+(the readmit sampler's drops); the other reasons as they are named; kept-although-answered
+as the sum of the account's `readmitted.<stratum>` keys (or an int `readmitted` /
+`kept_answered`); the drop sampler's drops after the release rules from the `balance`
+step (`funnel.stages.balance`). The released count
 is the hardness report's `adversary_answered` (`released` section): released rows whose
 scored candidate (`filtered/scored/*.parquet`) has `adversary_correct` true.
 """
