@@ -1,7 +1,8 @@
-"""Article fates after the filter's steps (adversary, release, balance): an article none of whose candidates was kept
-is labelled by the filter's own rejected rows (the adversary's answers, the release rules'
-reasons), not `all_queries_answered` by default. The rule without Beam, then ArticleFates
-on hand-made rows, with the filter's rejected rows read from real Parquet."""
+"""Article fates after the filter's steps (adversary, release, balance): an article none
+of whose candidates was kept is labelled by the filter's own rejected rows (the
+adversary's answers, the release rules' reasons, the drop sampler's), not
+`all_queries_answered` by default. The rule without Beam, then ArticleFates on hand-made
+rows, with the filter's rejected rows read from real Parquet."""
 import apache_beam as beam
 import pyarrow as pa
 import pyarrow.parquet as pq
