@@ -21,7 +21,7 @@ nothing: it gets its own group `bridge_group(article)`, which AssignSplits rejec
 import apache_beam as beam
 
 from transforms.core.accounting import COUNTS, Count
-from transforms.finalize.keyed import GroupStepFn, join
+from transforms.finalize.keyed import EdgeSetFn, GroupStepFn, join
 from transforms.finalize.splits import bridge_group, link_keys
 
 
@@ -64,21 +64,8 @@ class KeyEdgesFn(GroupStepFn):
             yield self.emit((members[0], other))
 
 
-class UnionFindFn(beam.CombineFn):
+class UnionFindFn(EdgeSetFn):
     """Edges -> {article: group key} for the linked articles (splits.components)."""
-
-    def create_accumulator(self):
-        return set()
-
-    def add_input(self, acc, edge):
-        acc.add(edge)
-        return acc
-
-    def merge_accumulators(self, accs):
-        out = set()
-        for acc in accs:
-            out |= acc
-        return out
 
     def extract_output(self, acc):
         from transforms.finalize.splits import components

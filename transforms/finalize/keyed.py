@@ -26,3 +26,21 @@ class GroupStepFn(StepFn):
     @staticmethod
     def emit(value):
         return Uncounted(value)
+
+
+class EdgeSetFn(beam.CombineFn):
+    """Edges (article pairs) -> the set of them, on one worker; a subclass's
+    `extract_output` turns the set into {article: group key}."""
+
+    def create_accumulator(self):
+        return set()
+
+    def add_input(self, acc, edge):
+        acc.add(edge)
+        return acc
+
+    def merge_accumulators(self, accs):
+        out = set()
+        for acc in accs:
+            out |= acc
+        return out

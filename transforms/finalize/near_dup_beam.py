@@ -22,7 +22,7 @@ import apache_beam as beam
 
 from transforms.core.accounting import COUNTS, Count
 from transforms.finalize import near_duplicates as N
-from transforms.finalize.keyed import GroupStepFn, join
+from transforms.finalize.keyed import EdgeSetFn, GroupStepFn, join
 
 STEP = "split"
 
@@ -77,21 +77,8 @@ class BucketPairsFn(GroupStepFn):
                 yield self.emit((a, b))
 
 
-class ComponentsFn(beam.CombineFn):
+class ComponentsFn(EdgeSetFn):
     """Near-duplicate pairs -> {article: component key} (union-find on one worker)."""
-
-    def create_accumulator(self):
-        return set()
-
-    def add_input(self, acc, pair):
-        acc.add(pair)
-        return acc
-
-    def merge_accumulators(self, accs):
-        out = set()
-        for acc in accs:
-            out |= acc
-        return out
 
     def extract_output(self, acc):
         return N.components(acc)
