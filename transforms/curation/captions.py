@@ -6,6 +6,7 @@ the line go (`CAPTION_LABEL`, `SCROLL_LINE`); a caption left as a piece of its o
 end mark, `is_caption_piece`) goes too (clean.py's `PIECE_RULES`, `caption`). Pure
 functions; no Beam. Captions on
 lines of their own in the line-wrapped layout are wraps.py's."""
+import calendar
 import re
 from typing import Optional
 
@@ -105,11 +106,23 @@ def _is_label(label: list) -> bool:
             and not any(w in _NOT_LABEL_WORDS for w in words))
 
 
+_DATE_WORDS = frozenset(w.lower() for w in list(calendar.day_name) + list(calendar.month_name)
+                        if w)
+
+
+def _cuts_name(word: str) -> bool:
+    """A label glued after this word would cut a capitalised name in two ("such as Total
+    Recall and Rambo: First Blood", "Hellboy, Resident Evil: Apocalypse"); a day or a
+    month ends a caption's sentence ("last Saturday Skilful: The kite")."""
+    return word[:1].isupper() and word.lower().strip(".,") not in _DATE_WORDS
+
+
 def caption_labels(text: str) -> list:
     """(start, end) of each caption label with its colon. After a sentence (or at the
     start) the label is the words up to the colon (at most five); glued to the text
     before it, the shortest capitalised run of at most four ("... last Saturday Skilful:
-    The kite" -> "Skilful: "), and never before a quote (speech)."""
+    The kite" -> "Skilful: "), never cutting a capitalised name in two ("Resident Evil: Apocalypse", `_cuts_name`), and never before a quote
+    (speech)."""
     out = []
     for colon in _LABEL_COLON.finditer(text):
         before = text[:colon.start()]
@@ -123,6 +136,7 @@ def caption_labels(text: str) -> list:
                 found = (k, label) if _is_label(label) else found
                 break
             if found is None and not quoted and k <= MAX_LABEL_WORDS and _is_label(label) and \
+                    not _cuts_name(rest[-1]) and \
                     rest[-1].lower().rstrip(",") not in _FUNCTION_WORDS and \
                     not rest[-1].endswith((",", ";", ":")) and \
                     not any(w.lower() in _SPEECH for w in rest[-4:]):
