@@ -182,3 +182,29 @@ def test_a_common_word_capitalised_only_where_it_opens_is_no_entity():
     mentions = [[(0, 9, "GPE")], [(0, 9, "GPE")], [(0, 5, "ORG")]]
     got = consistent_mentions(texts, mentions)
     assert got[0] == [] and got[1] == [] and got[2] == [(0, 5, "ORG")]
+
+
+# --- spans as ReCoRD marks them: a place and its institution, storms, titles ------------
+
+def test_a_place_and_its_institution_are_two_names():
+    from transforms.curation.spans import place_prefix_split, trim_designations
+
+    def split(span, label="ORG"):
+        got = place_prefix_split(span, 0, len(span), label)
+        return got and [(span[s:e], lab) for s, e, lab in got]
+    assert split("U.S. Navy Seventh Fleet") == [("U.S.", "GPE"), ("Navy Seventh Fleet", "ORG")]
+    assert split("French Foreign Legion") == [("French", "NORP"), ("Foreign Legion", "ORG")]
+    assert split("Ohio Senate") == [("Ohio", "GPE"), ("Senate", "ORG")]
+    assert split("UK Special Envoy") == [("UK", "GPE")]         # a title is no name
+    for whole in ("British Airways", "Australian Open", "South Korea", "Leeds United",
+                  "North Korean"):
+        assert split(whole) is None, whole
+    assert split("Ohio Senate", "PERSON") is None
+    text = "after Typhoon Haiyan hit, said Cook County District Attorney Ann Lee"
+    s = text.index("Typhoon")
+    assert text[slice(*trim_designations(text, s, s + len("Typhoon Haiyan")))] == "Haiyan"
+    s = text.index("Cook")
+    e = text.index(" Attorney")
+    assert text[slice(*trim_designations(text, s, e))] == "Cook County"
+    assert split("West Bromwich Albion") is None      # "West" is no place here
+    assert split("Central Park Conservancy") is None

@@ -13,6 +13,9 @@ document-level consistency (consistency.py), and `drop_opening_dateline` after i
   "George W. Bush-era" -> "George W. Bush" (and consistency.py tags a known name there);
 - a place and its institution are two names: "U.S. Air Force" -> "U.S." + "Air Force",
   "Alabama Senate" -> "Alabama" + "Senate" (`place_prefix_split`);
+- a storm's designation and a title's first word are no part of a name: "Hurricane
+  Maria" -> "Maria", "DeKalb County District Attorney" -> "DeKalb County"
+  (`trim_designations`);
 - a preposition that opens a sentence opens no name: "Near Simferopol" -> "Simferopol";
 - a currency's country prefix is no mention: "US" in "US$13 million", "HK" in "HK$327m"
   (a span right before a currency sign, `before_currency`);
@@ -129,6 +132,12 @@ PLACE_INSTITUTION_HEADS = INSTITUTION_HEADS | frozenset({
     "senate", "parliament", "house", "congress", "assembly", "army", "navy", "government",
     "embassy", "police", "military", "cabinet", "legislature", "consulate"})
 _PREFIX_LABELS = frozenset({"ORG", "FAC", "NORP", "GPE"})
+# English words that name ISO 3166-2 subdivisions somewhere ("West", "Central") but open
+# names of other things ("West Bromwich Albion", "Central Park")
+REGION_WORDS = frozenset({"bay", "central", "centre", "coast", "east", "eastern", "gulf",
+                          "lakes", "littoral", "midlands", "north", "northern", "plateau",
+                          "south", "southern", "west", "western", "capital", "upper", "lower",
+                          "island", "islands", "river", "valley", "city", "national"})
 
 
 def place_prefix_split(text: str, start: int, end: int, label: str):
@@ -149,7 +158,7 @@ def place_prefix_split(text: str, start: int, end: int, label: str):
             continue
         head = text[start:words[k - 1][1]]
         rest = [text[a:b] for a, b in words[k:]]
-        if not is_known_place(head) or not all(w[:1].isupper() or w in ("of", "and", "for")
+        if not is_known_place(head) or head.lower() in REGION_WORDS or not all(w[:1].isupper() or w in ("of", "and", "for")
                                                for w in rest):
             continue
         if len(rest) == 1 and rest[0].lower() not in PLACE_INSTITUTION_HEADS:
@@ -161,9 +170,27 @@ def place_prefix_split(text: str, start: int, end: int, label: str):
     return None
 
 
+_STORM = re.compile(r"^(?:Hurricane|Typhoon|Cyclone|Superstorm|(?:Tropical )?Storm) (?=[A-Z])")
+_TITLE_AFTER = re.compile(r" District$")
+
+
+def trim_designations(text: str, start: int, end: int) -> Tuple[int, int]:
+    """A storm's designation opens no name ("Hurricane Maria" -> "Maria", as ReCoRD marks
+    it) and a title's first word ends none ("Wyandotte County District Attorney" ->
+    "Wyandotte County": "District Attorney" is the title)."""
+    m = _STORM.match(text[start:end])
+    if m and end - start > m.end():
+        start += m.end()
+    t = _TITLE_AFTER.search(text[start:end])
+    if t and text[end:end + 9] == " Attorney" and t.start() > 0:
+        end = start + t.start()
+    return start, end
+
+
 def split_place_prefixes(text: str, mentions: List[Triple]) -> List[Triple]:
     out = []
     for s, e, label in mentions:
+        s, e = trim_designations(text, s, e)
         out += place_prefix_split(text, s, e, label) or [(s, e, label)]
     return out
 
