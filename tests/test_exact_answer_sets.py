@@ -144,13 +144,18 @@ def test_a_capital_a_that_a_conjunction_follows_closes_a_name():
 
 
 def test_a_caption_label_never_cuts_a_title_in_two():
-    assert caption_labels("older films such as Blade Runner and Predator: The Hunt will "
-                          "be sold") == []
+    title = "older films such as Blade Runner and Predator: The Hunt will be sold"
+    assert caption_labels(title, keep_names=True) == []
     assert caption_labels("The list: Shrek, Toy Story, Alien Resurrection: Director's Cut and "
-                          "Heat.")[1:] == []
+                          "Heat.", keep_names=True)[1:] == []
     # a real label glued after a day or a lower-case word is still found
-    assert caption_labels("the stadium last Sunday Jubilant: The striker ran") != []
-    assert caption_labels("the stadium in the rain Jubilant: The striker ran") != []
+    assert caption_labels("the stadium last Sunday Jubilant: The striker ran", True) != []
+    assert caption_labels("the stadium in the rain Jubilant: The striker ran", True) != []
+    # Daily Mail captions end with names ("... with his wife Sarah Happy: The couple"):
+    # there a label after a name is still cut
+    assert caption_labels("posing with his wife Sarah Happy: The couple wed", False) != []
+    from transforms.curation.clean import paragraph_pieces
+    assert [p for p, why in paragraph_pieces(title, "bbc")] == [title]
 
 
 # --- highlights: a title never glued to the lead ----------------------------------------
