@@ -198,7 +198,13 @@ def test_a_place_and_its_institution_are_two_names():
         got = place_prefix_split(span, 0, len(span), label)
         return got and [(span[s:e], lab) for s, e, lab in got]
     assert split("U.S. Navy Seventh Fleet") == [("U.S.", "GPE"), ("Navy Seventh Fleet", "ORG")]
-    assert split("French Foreign Legion") == [("French", "NORP"), ("Foreign Legion", "ORG")]
+    assert split("Italian Senate") == [("Italian", "NORP"), ("Senate", "ORG")]
+    for whole in ("French Foreign Legion", "Scottish Prison Service", "The Spanish Football "
+                  "Federation"):
+        assert split(whole) is None, whole
+    text = "the United Kingdom Independence Party (UKIP) said"     # its initials written
+    assert place_prefix_split(text, 4, 37, "ORG") is None
+    assert place_prefix_split(text.replace("(UKIP)", ""), 4, 37, "ORG") is not None
     assert split("Ohio Senate") == [("Ohio", "GPE"), ("Senate", "ORG")]
     assert split("UK Special Envoy") == [("UK", "GPE")]         # a title is no name
     for whole in ("British Airways", "Australian Open", "South Korea", "Leeds United",

@@ -12,7 +12,8 @@ document-level consistency (consistency.py), and `drop_opening_dateline` after i
 - a lower-case word joined by a hyphen ends no name: "U.S.-bound" -> "U.S.",
   "George W. Bush-era" -> "George W. Bush" (and consistency.py tags a known name there);
 - a place and its institution are two names: "U.S. Air Force" -> "U.S." + "Air Force",
-  "Alabama Senate" -> "Alabama" + "Senate" (`place_prefix_split`);
+  "Alabama Senate" -> "Alabama" + "Senate" (`place_prefix_split`; an organisation named
+  with a demonym, "British National Party", stays whole);
 - a storm's designation and a title's first word are no part of a name: "Hurricane
   Maria" -> "Maria", "DeKalb County District Attorney" -> "DeKalb County"
   (`trim_designations`);
@@ -142,26 +143,31 @@ REGION_WORDS = frozenset({"bay", "central", "centre", "coast", "east", "eastern"
 
 def place_prefix_split(text: str, start: int, end: int, label: str):
     """[(start, end, label)] of the place and the institution a span is made of, or None:
-    "U.S. Air Force" -> "U.S." (GPE) + "Air Force", "German Red Cross" -> "German"
-    (NORP) + "Red Cross", "Alabama Senate" -> "Alabama" + "Senate", as ReCoRD's spans mark
-    them (calibration part: 7 such spans of 7 split). The place is a country, its demonym
-    or an ISO 3166-2 subdivision, of one or two words; the rest is two capitalised words
-    or more, or one institution head (`PLACE_INSTITUTION_HEADS`): "British Airways",
-    "Australian Open", "Manchester United" stay whole, as does a span that is itself a
-    place ("North Korea", "South Africa")."""
+    "U.S. Air Force" -> "U.S." (GPE) + "Air Force", "Alabama Senate" -> "Alabama" +
+    "Senate", "Australian Parliament" -> "Australian" (NORP) + "Parliament", as ReCoRD's
+    spans mark them. The place is a country or an ISO 3166-2 subdivision of one or two
+    words, the rest two capitalised words or more or one institution head
+    (`PLACE_INSTITUTION_HEADS`); after a demonym, only an institution head ("British
+    National Party", "Scottish Prison Service", "British Airways" stay whole). A span
+    that is itself a place ("North Korea"), opens with "The", or whose initials the text
+    writes ("British National Party ... BNP") stays whole."""
     span = text[start:end]
-    if label not in _PREFIX_LABELS or is_known_place(span):
+    if label not in _PREFIX_LABELS or is_known_place(span) or span.startswith(("The ", "the ")):
         return None
     words = [(m.start() + start, m.end() + start) for m in re.finditer(r"\S+", span)]
+    initials = "".join(text[a] for a, _ in words if text[a].isupper())
+    if len(initials) >= 2 and re.search(r"\b%s\b" % re.escape(initials), text):
+        return None
     for k in (2, 1):
         if len(words) <= k:
             continue
         head = text[start:words[k - 1][1]]
         rest = [text[a:b] for a, b in words[k:]]
-        if not is_known_place(head) or head.lower() in REGION_WORDS or not all(w[:1].isupper() or w in ("of", "and", "for")
-                                               for w in rest):
+        if not is_known_place(head) or head.lower() in REGION_WORDS or \
+                not all(w[:1].isupper() or w in ("of", "and", "for") for w in rest):
             continue
-        if len(rest) == 1 and rest[0].lower() not in PLACE_INSTITUTION_HEADS:
+        one_head = len(rest) == 1 and rest[0].lower() in PLACE_INSTITUTION_HEADS
+        if not one_head and (len(rest) == 1 or is_demonym(head)):
             return None
         place = "NORP" if is_demonym(head) else "GPE"
         if all(w.lower() in TITLE_WORDS | TITLE_PARTS | {"special", "envoy"} for w in rest):
