@@ -27,6 +27,7 @@ document-level consistency (consistency.py), and `drop_opening_dateline` after i
   ReCoRD's dev passages leave it unmarked 28 times in 41 (the "(CNN) --" of older
   stories is marked, 63 of 63 in the real samples), as the NER it ran did.
 """
+import functools
 import re
 from typing import List, Tuple
 
@@ -141,6 +142,23 @@ REGION_WORDS = frozenset({"bay", "central", "centre", "coast", "east", "eastern"
                           "island", "islands", "river", "valley", "city", "national"})
 
 
+ENGLISH_NEWS_COUNTRIES = ("US", "GB", "CA", "AU", "NZ", "IE")
+
+
+@functools.lru_cache(maxsize=1)
+def _home_subdivisions() -> frozenset:
+    import pycountry
+    return frozenset(s.name.lower() for s in pycountry.subdivisions
+                     if s.country_code in ENGLISH_NEWS_COUNTRIES)
+
+
+def is_place_head(name: str) -> bool:
+    """A country, its alias or demonym, or a state, county or province of the countries
+    whose news is written in English ("Alabama", "Kent", "Ontario"; not Cameroon's
+    "West")."""
+    return bool(country_of(name)) or name.lower() in _home_subdivisions()
+
+
 def place_prefix_split(text: str, start: int, end: int, label: str):
     """[(start, end, label)] of the place and the institution a span is made of, or None:
     "U.S. Air Force" -> "U.S." (GPE) + "Air Force", "Alabama Senate" -> "Alabama" +
@@ -163,7 +181,7 @@ def place_prefix_split(text: str, start: int, end: int, label: str):
             continue
         head = text[start:words[k - 1][1]]
         rest = [text[a:b] for a, b in words[k:]]
-        if not is_known_place(head) or head.lower() in REGION_WORDS or \
+        if not is_place_head(head) or head.lower() in REGION_WORDS or \
                 not all(w[:1].isupper() or w in ("of", "and", "for") for w in rest):
             continue
         one_head = len(rest) == 1 and rest[0].lower() in PLACE_INSTITUTION_HEADS

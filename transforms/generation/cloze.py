@@ -3,8 +3,8 @@ kept sentence, the mention replaced by `@placeholder`; its answers are every pas
 mention coreferent with it. A mention coreference found ambiguous (a surname two full
 names of the article end with: "Jordan" beside "Frank Jordan" and "Louis Jordan") gives
 no query (`ambiguous_name`): no answer set would be exactly its entity; nor does a
-country's name whose passage writes only its demonym, or the reverse
-(`answer_form_not_in_passage`, `form_in_answers`). The mention rules are `QUERY_RULES`
+country's name whose passage writes only its demonym (`answer_form_not_in_passage`,
+`form_in_answers`). The mention rules are `QUERY_RULES`
 (the transforms/core/rules.py convention)."""
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -73,11 +73,13 @@ QUERY_RULES = (
 def form_in_answers(mention: str, answers) -> bool:
     """The country/demonym policy: a country and its demonyms are one entity and answer
     together ("Russia", "Russian", "Russians": ReCoRD's gold holds both forms in 12 of
-    13 calibration queries), but the passage must write the form the query needs: a
-    country's name for a name ("@placeholder's largest copper miner" is not answered by
-    "Australian" alone), a demonym for a demonym (not "French" by "France" alone)."""
-    form = country_form(mention)
-    return form is None or any(country_form(a["text"]) in (form, None) for a in answers)
+    13 calibration queries), but a placeholder that stood for a country's name needs the
+    name among its answers: "@placeholder's largest copper miner" (Australia) is not
+    answered by "Australian" alone, a people or an adjective, not the country. A demonym's
+    placeholder may be answered by the country's name alone ("the @placeholder economy":
+    India, the entity the adjective names)."""
+    return country_form(mention) != "name" or any(
+        country_form(a["text"]) in ("name", None) for a in answers)
 
 
 def queries_for_sentence(passage: Passage, sentence: CandidateSentence, shared: dict):
