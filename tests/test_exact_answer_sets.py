@@ -220,3 +220,12 @@ def test_a_place_and_its_institution_are_two_names():
     assert text[slice(*trim_designations(text, s, e))] == "Cook County"
     assert split("West Bromwich Albion") is None      # "West" is no place here
     assert split("Central Park Conservancy") is None
+
+
+def test_a_place_ending_with_a_passage_place_has_a_precedent_but_its_own_answers():
+    from transforms.generation.passages import place_tail_in_text
+    passage = "Venezuela and Colombia met in Caracas."
+    assert place_tail_in_text("Gran Colombia", "GPE", passage)
+    assert not place_tail_in_text("Gran Colombia", "ORG", passage)      # places only
+    assert not place_tail_in_text("Gran Colombia", "GPE", "Venezuela met in Caracas.")
+    assert len(set(clusters(("Gran Colombia", "GPE"), ("Colombia", "GPE")))) == 2
