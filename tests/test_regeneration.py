@@ -67,8 +67,9 @@ def test_real_record_queries_are_regenerated(samples, annotator):
     paper = regeneration.evaluate(samples, annotator, SentenceConfig(rules="paper"))
     assert paper["regenerated"] < result["regenerated"]
     # the case-kept 3-gram reading: "She gave birth" in the passage, "she gave birth to"
-    # in the query ReCoRD kept
-    assert paper["miss_causes"] == {"shares_3gram_with_passage": 1}
+    # in the query ReCoRD kept; and the paper's literal rule 5 (a coreferent passage
+    # mention) rejects the "Gran Colombia" sentence, a place distinct from "Colombia"
+    assert paper["miss_causes"] == {"shares_3gram_with_passage": 1, "entity_not_in_passage": 2}
 
 
 def test_each_miss_names_the_rule_that_rejected_it(tmp_path, samples, annotator):

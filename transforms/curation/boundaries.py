@@ -19,6 +19,10 @@ the middle nor two sentences merged:
   few words back in the clause: "saying last spring 'Trump is a phony'") or it
   is a quoted name followed by a comma and no attribution ("'Don't Ask Don't Tell,'
   which banned ...");
+- a capitalised opener after a capitalised word starts no sentence inside a
+  double-quoted quotation (`in_quotation`), nor does an "A" a conjunction or
+  preposition follows: "... the England A win against France A and for their club," added
+  Robinson" is one sentence (issue 32: no cut before a capitalised name inside a clause);
 - a number word after a capitalised word is part of a name ("Formula One champion"), and
   the splitter's own cut is never taken inside a name the NER model marked ("Mike |
   Tyson": annotation.py leaves such cuts out of `starts`);
@@ -120,7 +124,28 @@ def _glued_start(tokens: Sequence[Token], s: int) -> bool:
         return False
     if word in NUMBER_WORDS and prev[:1].isupper():
         return False          # "Formula One champion", "League Two side": a name goes on
+    if prev[:1].isupper() and ((word == "A" and nxt.lower() in _NAME_ENDERS)
+                               or in_quotation(tokens, s)):
+        return False          # "France A and for their club", "'... the England A win'"
     return nxt[:1].islower() or nxt == ","
+
+
+# words after which a capitalised "A" closed a name ("France A and", "Plan A for")
+# rather than opened a sentence: a sentence's first noun phrase does not stop at them
+_NAME_ENDERS = frozenset({"and", "or", "of", "for", "to", "in", "on", "at", "with", "against",
+                          "side", "team", "squad", "game", "match", ","})
+QUOTE_LOOKBACK = 80
+
+
+def in_quotation(tokens: Sequence[Token], s: int) -> bool:
+    """Token s lies inside a quotation opened earlier in the paragraph and not yet closed
+    (the nearest quote mark before it, within 80 tokens, opens one): a caption is never
+    glued inside someone's words."""
+    for j in range(s - 1, max(-1, s - 1 - QUOTE_LOOKBACK), -1):
+        text = tokens[j][0]
+        if text in ('"', "“", "”", "``", "''"):
+            return _is_opening_quote(tokens, j)
+    return False
 
 
 def list_numbers(tokens: Sequence[Token]) -> frozenset:

@@ -6,6 +6,7 @@ the line go (`CAPTION_LABEL`, `SCROLL_LINE`); a caption left as a piece of its o
 end mark, `is_caption_piece`) goes too (clean.py's `PIECE_RULES`, `caption`). Pure
 functions; no Beam. Captions on
 lines of their own in the line-wrapped layout are wraps.py's."""
+import calendar
 import re
 from typing import Optional
 
@@ -105,11 +106,24 @@ def _is_label(label: list) -> bool:
             and not any(w in _NOT_LABEL_WORDS for w in words))
 
 
-def caption_labels(text: str) -> list:
+_DATE_WORDS = frozenset(w.lower() for w in list(calendar.day_name) + list(calendar.month_name)
+                        if w)
+
+
+def _cuts_name(word: str) -> bool:
+    """A label glued after this word would cut a capitalised name in two ("such as Total
+    Recall and Rambo: First Blood", "Hellboy, Resident Evil: Apocalypse"); a day or a
+    month ends a caption's sentence ("last Saturday Skilful: The kite")."""
+    return word[:1].isupper() and word.lower().strip(".,") not in _DATE_WORDS
+
+
+def caption_labels(text: str, keep_names: bool = False) -> list:
     """(start, end) of each caption label with its colon. After a sentence (or at the
     start) the label is the words up to the colon (at most five); glued to the text
     before it, the shortest capitalised run of at most four ("... last Saturday Skilful:
-    The kite" -> "Skilful: "), and never before a quote (speech)."""
+    The kite" -> "Skilful: "), never before a quote (speech), and with `keep_names` (text
+    not in the Daily Mail layout, whose captions end with names) never cutting a
+    capitalised name in two ("Resident Evil: Apocalypse", `_cuts_name`)."""
     out = []
     for colon in _LABEL_COLON.finditer(text):
         before = text[:colon.start()]
@@ -123,6 +137,7 @@ def caption_labels(text: str) -> list:
                 found = (k, label) if _is_label(label) else found
                 break
             if found is None and not quoted and k <= MAX_LABEL_WORDS and _is_label(label) and \
+                    not (keep_names and _cuts_name(rest[-1])) and \
                     rest[-1].lower().rstrip(",") not in _FUNCTION_WORDS and \
                     not rest[-1].endswith((",", ";", ":")) and \
                     not any(w.lower() in _SPEECH for w in rest[-4:]):
@@ -134,10 +149,10 @@ def caption_labels(text: str) -> list:
     return out
 
 
-def caption_cuts(text: str) -> list:
+def caption_cuts(text: str, keep_names: bool = False) -> list:
     """(start, end, Reject) of each "Scroll down for video" line and caption label."""
     cuts = [(m.start(), m.end(), SCROLL_LINE) for m in _SCROLL.finditer(text)]
-    cuts += [(s, e, CAPTION_LABEL) for s, e in caption_labels(text)]
+    cuts += [(s, e, CAPTION_LABEL) for s, e in caption_labels(text, keep_names)]
     return sorted(cuts)
 
 
@@ -145,12 +160,13 @@ SCROLL_LINE = Reject("not_scroll_line", "scroll_line")
 CAPTION_LABEL = Reject("not_caption_label", "caption_label")
 
 
-def split_captions(text: str, cut_out: Optional[list] = None) -> list:
+def split_captions(text: str, cut_out: Optional[list] = None,
+                   keep_names: bool = False) -> list:
     """A paragraph cut where a photo caption's label or "Scroll down for video" stands:
     the label and the scroll line go, the caption is its own piece (so no sentence runs
     into it). 'had a taste Strictly business: Julia covers it' -> ['had a taste',
     'Julia covers it']. `cut_out`, when given, receives (text, Reject) of what went."""
-    cuts = caption_cuts(text)
+    cuts = caption_cuts(text, keep_names)
     if not cuts:
         return [text] if text.strip() else []
     pieces, cursor = [], 0

@@ -213,7 +213,7 @@ def paragraph_pieces(paragraph: str, source: Optional[str], alone: bool = True) 
             out.append((fragment, whole))
             continue
         cut_out = []
-        pieces = [p for c in split_captions(fragment, cut_out)
+        pieces = [p for c in split_captions(fragment, cut_out, source != "dailymail")
                   for p in split_promotions(c, cut_out)]
         for piece in pieces:
             followed = not (alone and len(fragments) == 1 and len(pieces) == 1)

@@ -23,6 +23,9 @@ An NER model tags a name in one sentence and misses it in the next; ReCoRD's spa
 - never before a currency sign ("US" of "US$13");
 - person or not: a surname is a person's, a place or a club tagged PERSON is not
   (person_labels.py).
+A common word tagged a thing or a place only where it opens a headline or a sentence
+("Broadband set to ..." beside "TV over broadband") is no mention
+(`is_common_word_opening`).
 Not propagated: a one-word string that also appears in lower case in the article (a common
 word capitalised at a sentence start: "Drew up plans" / "drew"; an acronym is no such word:
 "US" is tagged though "us" is written), month and day names.
@@ -33,7 +36,7 @@ import functools
 import re
 from typing import List, Sequence, Tuple
 
-from transforms.curation.countries import country_of
+from transforms.curation.countries import country_of, is_known_place
 from transforms.curation.person_labels import settle_person_labels
 from transforms.curation.entities import HYPHEN_PREFIXES
 from transforms.curation.compounds import ends_in_number, split_glued_person, \
@@ -132,6 +135,11 @@ def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple
             labels[surname] = "PERSON"   # "Ward" for "Kelli Ward"
     labels = settle_person_labels(labels)
     lower_words = {w for t in texts for w in re.findall(r"\b[a-z][a-z'’-]*\b", t)}
+    common = {n for n, lab in labels.items() if is_common_word_opening(n, lab, texts,
+                                                                       lower_words)}
+    split_lists = [[m for m in ms if t[m[0]:m[1]] not in common]
+                   for t, ms in zip(texts, split_lists)]
+    labels = {n: lab for n, lab in labels.items() if n not in common}
     names = sorted((n for n in labels if propagatable(n, lower_words)),
                    key=lambda n: (-len(n), n))
     result = []
@@ -153,6 +161,27 @@ def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple
         merged = sorted((s, e, labels.get(text[s:e], lab)) for (s, e), lab in current.items())
         result.append(join_demonym_names(text, merged))
     return result
+
+
+COMMON_WORD_LABELS = frozenset({"GPE", "LOC", "FAC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
+                                "LANGUAGE"})
+_OPENING = re.compile(r"(?:^|[.!?:][\"'’”)\]]*\s+)[\"'‘“(\[]?$")
+
+
+def is_common_word_opening(name: str, label: str, texts: Sequence[str],
+                           lower_words: set) -> bool:
+    """A common word capitalised where a headline or a sentence opens, tagged a thing or
+    a place ("Broadband set to revolutionise TV", "Broadband to them would not be
+    about ..." beside "TV over broadband"): one word, not an acronym nor a known place,
+    written in lower case in the article, and capitalised only where a segment or a
+    sentence opens. People, organisations and groups keep their tags ("Labour",
+    "Bush"): the small model tags them from the context, not from the capital."""
+    if label not in COMMON_WORD_LABELS or " " in name or is_acronym(name) \
+            or name.lower() not in lower_words or is_known_place(name):
+        return False
+    pattern = _name_pattern(name)
+    found = [(t, m.start()) for t in texts for m in pattern.finditer(t)]
+    return bool(found) and all(_OPENING.search(t[:start]) for t, start in found)
 
 
 def after_hyphen_prefix(text: str, start: int) -> bool:

@@ -50,8 +50,9 @@ from transforms.curation.names import (CAPITALS_ONLY_TITLES, GENERIC_ORG_WORDS, 
                                        ROYAL_TITLES, TITLE_ABBREVIATIONS, TITLE_NOUNS,
                                        TITLE_PARTS)
 from transforms.curation.variants import (AMBIGUOUS, club_tail, given_name_parts,
-                                          is_abbreviated_name, is_institution_head,
-                                          is_middle_name_variant, person_surnames,
+                                          is_abbreviated_name, is_contracted_acronym,
+                                          is_institution_head, is_middle_name_variant,
+                                          join_plurals, person_surnames, possessive_owner,
                                           written_as_acronym)
 
 # kept for callers that list titles; normalise_name reads the tables in names.py
@@ -198,10 +199,13 @@ def _is_place(label) -> bool:
 
 
 def _trailing_targets(name: str, distinct, top: dict, root=lambda n: n) -> set:
-    """A name links to the longest other name of the article it ends with ("Gran
-    Colombia" -> "Colombia", as ReCoRD's answers link them; "Pittsburgh Steelers" ->
-    "Steelers", even where a small model tags the short form a person), a place only to
-    a place ("Real Madrid" (ORG) never -> "Madrid" (GPE)); a person's lone surname is left
+    """A name links to the longest other name of the article it ends with ("Pittsburgh
+    Steelers" -> "Steelers", even where a small model tags the short form a person;
+    "Trainwreck Amy Schumer", an NER span, -> "Amy Schumer"), never a place nor to a
+    place: "Central America" is not "America" (the US), "New York" not "York", "Gran
+    Colombia" not "Colombia" (issue 32: no partial name across distinct entities, though
+    ReCoRD's gold joins the last), "Real Madrid" (ORG) not "Madrid" (GPE); a club's name
+    after its abbreviation stays ("AC Milan" -> "Milan"); a person's lone surname is left
     to the name-part rule, and a tail that ends two names links to neither."""
     known = set(distinct)
     for tail in trailing_names(name):
@@ -211,7 +215,7 @@ def _trailing_targets(name: str, distinct, top: dict, root=lambda n: n) -> set:
             continue      # two names end with it ("Jane Smith", "John Smith"): neither
         code = country_of(tail)
         key = "country:" + code if code and "country:" + code in known else tail
-        if key in known and (_is_place(top.get(key)) == _is_place(top[name])
+        if key in known and ((not _is_place(top.get(key)) and not _is_place(top[name]))
                              or tail == club_tail(name)):
             return {key}
     return set()
@@ -230,6 +234,7 @@ class RuleBasedResolver:
         unsuffixed = collections.defaultdict(set)   # name -> its forms with the suffix
         acronym = collections.defaultdict(bool)     # name -> written in capitals
         written = collections.defaultdict(set)      # name -> its raw last words
+        owners = collections.defaultdict(set)       # name -> its possessive openers
         for mention in mentions:
             text, label = mention[0], mention[1]
             cue = mention[2] if len(mention) > 2 else None
@@ -244,6 +249,9 @@ class RuleBasedResolver:
                 unsuffixed[name].add(normalise_name(text, label, suffixes=False))
                 acronym[name] |= written_as_acronym(text)
                 written[name].add(text.split()[-1] if text.split() else "")
+                owner = possessive_owner(text)
+                if owner:
+                    owners[name].add(normalise_name(owner, label))
                 labels[name][label] += 1
                 cues[name].append(cue)
                 first = _words(text)
@@ -274,6 +282,7 @@ class RuleBasedResolver:
                       and compatible(gender[name], gender[b])]
             if len(longer) == 1:
                 uf.union(name, longer[0])
+        join_plurals(plain, person, uf.union)
         for name in multi:          # before the aliases, so they see one entity
             for target in _trailing_targets(name, distinct, top, uf.find):
                 if compatible(gender[name], gender.get(target)):
@@ -289,6 +298,8 @@ class RuleBasedResolver:
             for full in multi:
                 if full == name:
                     continue
+                if alias in owners[full]:
+                    continue          # "Gateshead" is not "Gateshead's Sage Centre"
                 if any(is_acronym_of(alias, f) for f in unsuffixed[full] | {full}) or (
                         person[full] and not group[name]
                         and (is_name_part(alias, full) or alias in given_name_parts(full))
@@ -299,6 +310,9 @@ class RuleBasedResolver:
                         not group[name] and compatible(gender[name], gender[full])
                         and is_abbreviated_name(alias, full)):
                     targets.add(uf.find(full))
+            if acronym[name] and not person[name]:      # "VW" -> "Volkswagen"
+                targets |= {uf.find(w) for w in plain if " " not in w and w != name
+                            and org[w] and not person[w] and is_contracted_acronym(alias, w)}
             if " " not in alias and alias in ROYAL_TITLES | TITLE_NOUNS:
                 targets |= {uf.find(n) for n in plain if n != name and alias in raw_first[n]}
             if not targets and person[name] and " " not in alias \

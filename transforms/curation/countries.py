@@ -246,3 +246,11 @@ def is_known_place(name: str) -> bool:
     """A country, its alias, or an ISO 3166-2 subdivision (pycountry: "Kent",
     "Manchester", "Florida", "Madrid")."""
     return bool(country_of(name)) or _key(name) in _subdivisions()
+
+
+def country_form(name: str):
+    """How a mention names a country: 'demonym' ("French", "Australians"), 'name'
+    ("France", "the US"), or None for no country."""
+    if not country_of(name):
+        return None
+    return "demonym" if is_demonym(name) else "name"

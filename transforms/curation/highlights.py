@@ -8,7 +8,9 @@ goes, each with its reason (clean.py counts them with the pieces it drops):
   (`highlight_rejoined`): the next line opens with a lower-case word or a joining mark,
   the line ends where no sentence can (a joining word or mark, lower case: "the", "of",
   ","), or two
-  fragments of at most two words follow each other ("Manchester" / "United");
+  fragments of at most two words follow each other ("Manchester" / "United"); never
+  before a whole sentence that opens as sentences do ("There is no doubt ...",
+  `is_whole_sentence`), whatever the line before ends with;
 - a fragment left of fewer than three words is dropped (`highlight_fragment`,
   `HIGHLIGHT_RULES`: each bullet once broken ones are joined) when the article has a
   bullet of three words or more.
@@ -20,6 +22,7 @@ from typing import NamedTuple, Optional, Sequence
 
 from transforms.core.rules import Rule, first_rejection
 from transforms.curation.promotions import is_promotion
+from transforms.curation.wordlists import SENTENCE_OPENERS
 from transforms.curation.wraps import JOINING_MARKS
 
 MIN_HIGHLIGHT_WORDS = 3
@@ -43,10 +46,22 @@ def continues(previous: str, line: str) -> bool:
     if _TERMINAL.search(previous):
         return False
     last = previous.split()[-1] if previous.split() else ""
+    if is_whole_sentence(line):
+        return False      # a title and the lead: "... slow to catch on" / "There is ..."
     if line[:1].islower() or line.startswith(_JOINING_START) \
             or previous.endswith(JOINING_MARKS) or last in JOINING:
         return True
     return _words(previous) <= FRAGMENT_WORDS and _words(line) <= FRAGMENT_WORDS
+
+
+def is_whole_sentence(line: str) -> bool:
+    """A sentence of its own: it opens with a word sentences open with ("The", "There",
+    "He"; wordlists.SENTENCE_OPENERS), ends with an end mark and has three words or more.
+    Such a line never carries on the line before it, even one ending in a joining word
+    (a BBC title "Mobile multimedia slow to catch on" before its lead)."""
+    words = line.split()
+    return (len(words) >= MIN_HIGHLIGHT_WORDS and words[0] in SENTENCE_OPENERS
+            and bool(_TERMINAL.search(line)))
 
 
 class Bullets(NamedTuple):

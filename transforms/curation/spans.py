@@ -11,6 +11,12 @@ document-level consistency (consistency.py), and `drop_opening_dateline` after i
   space) -> "Chism", "New Year 2011" -> "New Year" (a year after a name);
 - a lower-case word joined by a hyphen ends no name: "U.S.-bound" -> "U.S.",
   "George W. Bush-era" -> "George W. Bush" (and consistency.py tags a known name there);
+- a place and its institution are two names: "U.S. Air Force" -> "U.S." + "Air Force",
+  "Alabama Senate" -> "Alabama" + "Senate" (`place_prefix_split`; an organisation named
+  with a demonym, "British National Party", stays whole);
+- a storm's designation and a title's first word are no part of a name: "Hurricane
+  Maria" -> "Maria", "DeKalb County District Attorney" -> "DeKalb County"
+  (`trim_designations`);
 - a preposition that opens a sentence opens no name: "Near Simferopol" -> "Simferopol";
 - a currency's country prefix is no mention: "US" in "US$13 million", "HK" in "HK$327m"
   (a span right before a currency sign, `before_currency`);
@@ -21,10 +27,12 @@ document-level consistency (consistency.py), and `drop_opening_dateline` after i
   ReCoRD's dev passages leave it unmarked 28 times in 41 (the "(CNN) --" of older
   stories is marked, 63 of 63 in the real samples), as the NER it ran did.
 """
+import functools
 import re
 from typing import List, Tuple
 
-from transforms.curation.countries import country_of, is_demonym
+from transforms.curation.countries import country_of, is_demonym, is_known_place
+from transforms.curation.names import INSTITUTION_HEADS, TITLE_PARTS, TITLE_WORDS
 
 Triple = Tuple[int, int, str]
 
@@ -121,9 +129,100 @@ def country_tail_mentions(text: str, mentions: List[Triple]) -> List[Triple]:
     return out
 
 
+# one-word heads that make a place's institution: "Alabama Senate", "Australian Parliament"
+PLACE_INSTITUTION_HEADS = INSTITUTION_HEADS | frozenset({
+    "senate", "parliament", "house", "congress", "assembly", "army", "navy", "government",
+    "embassy", "police", "military", "cabinet", "legislature", "consulate"})
+_PREFIX_LABELS = frozenset({"ORG", "FAC", "NORP", "GPE"})
+# English words that name ISO 3166-2 subdivisions somewhere ("West", "Central") but open
+# names of other things ("West Bromwich Albion", "Central Park")
+REGION_WORDS = frozenset({"bay", "central", "centre", "coast", "east", "eastern", "gulf",
+                          "lakes", "littoral", "midlands", "north", "northern", "plateau",
+                          "south", "southern", "west", "western", "capital", "upper", "lower",
+                          "island", "islands", "river", "valley", "city", "national"})
+
+
+ENGLISH_NEWS_COUNTRIES = ("US", "GB", "CA", "AU", "NZ", "IE")
+
+
+@functools.lru_cache(maxsize=1)
+def _home_subdivisions() -> frozenset:
+    import pycountry
+    return frozenset(s.name.lower() for s in pycountry.subdivisions
+                     if s.country_code in ENGLISH_NEWS_COUNTRIES)
+
+
+def is_place_head(name: str) -> bool:
+    """A country, its alias or demonym, or a state, county or province of the countries
+    whose news is written in English ("Alabama", "Kent", "Ontario"; not Cameroon's
+    "West")."""
+    return bool(country_of(name)) or name.lower() in _home_subdivisions()
+
+
+def place_prefix_split(text: str, start: int, end: int, label: str):
+    """[(start, end, label)] of the place and the institution a span is made of, or None:
+    "U.S. Air Force" -> "U.S." (GPE) + "Air Force", "Alabama Senate" -> "Alabama" +
+    "Senate", "Australian Parliament" -> "Australian" (NORP) + "Parliament", as ReCoRD's
+    spans mark them. The place is a country or an ISO 3166-2 subdivision of one or two
+    words, the rest two capitalised words or more or one institution head
+    (`PLACE_INSTITUTION_HEADS`); after a demonym, only an institution head ("British
+    National Party", "Scottish Prison Service", "British Airways" stay whole). A span
+    that is itself a place ("North Korea"), opens with "The", or whose initials the text
+    writes ("British National Party ... BNP") stays whole."""
+    span = text[start:end]
+    if label not in _PREFIX_LABELS or is_known_place(span) or span.startswith(("The ", "the ")):
+        return None
+    words = [(m.start() + start, m.end() + start) for m in re.finditer(r"\S+", span)]
+    initials = "".join(text[a] for a, _ in words if text[a].isupper())
+    if len(initials) >= 2 and re.search(r"\b%s\b" % re.escape(initials), text):
+        return None
+    for k in (2, 1):
+        if len(words) <= k:
+            continue
+        head = text[start:words[k - 1][1]]
+        rest = [text[a:b] for a, b in words[k:]]
+        if not is_place_head(head) or head.lower() in REGION_WORDS or \
+                not all(w[:1].isupper() or w in ("of", "and", "for") for w in rest):
+            continue
+        one_head = len(rest) == 1 and rest[0].lower() in PLACE_INSTITUTION_HEADS
+        if not one_head and (len(rest) == 1 or is_demonym(head)):
+            return None
+        place = "NORP" if is_demonym(head) else "GPE"
+        if all(w.lower() in TITLE_WORDS | TITLE_PARTS | {"special", "envoy"} for w in rest):
+            return [(start, words[k - 1][1], place)]     # "US Special Representative"
+        return [(start, words[k - 1][1], place), (words[k][0], end, label)]
+    return None
+
+
+_STORM = re.compile(r"^(?:Hurricane|Typhoon|Cyclone|Superstorm|(?:Tropical )?Storm) (?=[A-Z])")
+_TITLE_AFTER = re.compile(r" District$")
+
+
+def trim_designations(text: str, start: int, end: int) -> Tuple[int, int]:
+    """A storm's designation opens no name ("Hurricane Maria" -> "Maria", as ReCoRD marks
+    it) and a title's first word ends none ("Wyandotte County District Attorney" ->
+    "Wyandotte County": "District Attorney" is the title)."""
+    m = _STORM.match(text[start:end])
+    if m and end - start > m.end():
+        start += m.end()
+    t = _TITLE_AFTER.search(text[start:end])
+    if t and text[end:end + 9] == " Attorney" and t.start() > 0:
+        end = start + t.start()
+    return start, end
+
+
+def split_place_prefixes(text: str, mentions: List[Triple]) -> List[Triple]:
+    out = []
+    for s, e, label in mentions:
+        s, e = trim_designations(text, s, e)
+        out += place_prefix_split(text, s, e, label) or [(s, e, label)]
+    return out
+
+
 def repair_spans(text: str, mentions: List[Triple]) -> List[Triple]:
     """The segment's mentions with the repairs above (empty spans dropped)."""
     mentions = [m for m in mentions if not before_currency(text, m[1])]
+    mentions = split_place_prefixes(text, mentions)
     mentions = mentions + platform_mentions(text, mentions)
     mentions = mentions + country_tail_mentions(text, mentions)
     out = []

@@ -21,6 +21,13 @@ title, no possessive); no Beam, no model.
   (`club_tail`), though NER tags the short form a place;
 - an institution's head noun written alone with a capital is the one institution of the
   article with that head: "the Commission" for "European Commission" (`is_institution_head`);
+- a name that opens with its owner's possessive is not the owner: "Gateshead" never
+  stands for "Gateshead's Sage Centre" (`possessive_owner`);
+- an initialism in capitals of a one-word name made of joined words is the name: "VW"
+  for "Volkswagen" (`is_contracted_acronym`);
+- a name and its plural are one entity: "Lib Dem" / "Lib Dems", "Tory" / "Tories"
+  (`plural_of`), never for a one-word person's name ("William" / "Williams") nor a full
+  name that opens with a given name;
 - a name an alias fits two or more entities of (a surname two full names end with: "Frank
   Jordan" and "Louis Jordan") is left alone, and its cluster key says so
   (`AMBIGUOUS`, `is_ambiguous`): no answer set can be exactly its entity.
@@ -28,6 +35,7 @@ title, no possessive); no Beam, no model.
 import re
 from typing import Iterable, Optional
 
+from transforms.curation.gender import is_given_name
 from transforms.curation.names import CLUB_PREFIXES, INSTITUTION_HEADS
 
 AMBIGUOUS = "ambiguous:"
@@ -122,3 +130,60 @@ def is_institution_head(alias: str, full: str, written: Iterable[str]) -> bool:
     parts = full.split()
     return (" " not in alias and len(parts) >= 2 and parts[-1] == alias
             and alias in INSTITUTION_HEADS and any(w[:1].isupper() for w in written))
+
+
+def possessive_owner(text: str) -> Optional[str]:
+    """'Gateshead' of "Gateshead's Sage Centre": the owner a name of several words opens
+    with, written as a possessive; the name is another entity (the Sage Centre of
+    Gateshead), so the owner is never its short form. None when there is none."""
+    m = re.match(r"\s*(?:the\s+)?([A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*)*)['’]s?\s+\S", text)
+    return m.group(1) if m else None
+
+
+MIN_CONTRACTED_NAME = 8
+MIN_CONTRACTED_PART = 4
+
+
+def is_contracted_acronym(short: str, word: str) -> bool:
+    """'vw' of 'volkswagen': an initialism of a one-word name made of joined words, its
+    first letter the name's, each later letter opening a part of four letters or more
+    ('wagen'), in order, the name eight letters or more. 'un' is not of 'unicef' (the
+    parts are too short)."""
+    if not 2 <= len(short) <= 3 or " " in word or "-" in word \
+            or len(word) < MIN_CONTRACTED_NAME or short[0] != word[0]:
+        return False
+    pos = 0
+    for c in short[1:]:
+        pos = word.find(c, pos + MIN_CONTRACTED_PART)
+        if pos < 0 or len(word) - pos < MIN_CONTRACTED_PART:
+            return False
+    return True
+
+
+def plural_of(name: str) -> tuple:
+    """The plural forms of a name's last word: 'lib dem' -> ('lib dems',), 'tory' ->
+    ('torys', 'tories'); a last word of fewer than three letters, or one ending in s,
+    has none."""
+    words = name.split()
+    last = words[-1] if words else ""
+    if len(last) < 3 or last.endswith("s") or not last.isalpha():
+        return ()
+    head = " ".join(words[:-1] + [""])
+    forms = [head + last + "s"]
+    if last.endswith("y") and last[-2:-1] not in "aeiou":
+        forms.append(head + last[:-1] + "ies")
+    return tuple(forms)
+
+
+def join_plurals(plain, person: dict, union) -> None:
+    """A name and its plural are one entity ("Lib Dem" / "Lib Dems", "Tory" / "Tories"),
+    never a one-word person's name ("William" / "Williams") nor a full name opening with
+    a given name ("John William" / "John Williams")."""
+    known = set(plain)
+    for name in plain:
+        if "#" in name or (person[name] and (" " not in name
+                                            or is_given_name(name.split()[0]))):
+            continue
+        for form in plural_of(name):
+            if form in known and not (person[form] and " " not in form):
+                union(name, form)

@@ -114,6 +114,20 @@ def name_in_text(name: str, text: str) -> bool:
     return bool(name) and _whole_words(name).search(text) is not None
 
 
+PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
+
+
+def place_tail_in_text(name: str, label: str, text: str) -> bool:
+    """A place whose name ends with a place name the passage writes ("Gran Colombia",
+    "Colombia"): a precedent for rule 5 in the `record` reading, as ReCoRD's train
+    data keeps such a sentence (a real SuperGLUE sample), though the two are distinct
+    entities whose answer sets stay apart (coref.py)."""
+    words = name.split()
+    return label in PLACE_LABELS and any(
+        words[k][:1].isupper() and name_in_text(" ".join(words[k:]), text)
+        for k in range(1, len(words)))
+
+
 @functools.lru_cache(maxsize=8192)
 def _whole_words(name: str):
     """Compiled once per name (re's own cache holds 512 patterns)."""
@@ -262,7 +276,8 @@ def build_passage(annotated: AnnotatedArticle, config: PassageConfig = PassageCo
         mentions = tuple(Entity(*m[:4], cluster=next(keys)) for m in ms)
         sentences.append(CandidateSentence(
             i, text_, s.n_tokens, s.words, mentions, s.entity_words,
-            tuple(name_in_text(m.text, text) for m in mentions),
+            tuple(name_in_text(m.text, text) or place_tail_in_text(m.text, m.label, text)
+                  for m in mentions),
             tuple(per_cluster[m.cluster] == 1 for m in mentions)))
     sentences = tuple(sentences)
 

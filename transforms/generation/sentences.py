@@ -98,7 +98,9 @@ def entities_have_passage_antecedent(sentence: CandidateSentence, clusters: froz
 def entities_have_passage_precedent(sentence: CandidateSentence, clusters: frozenset,
                                     singletons_unchecked: bool = False) -> bool:
     """record: every entity is coreferent with a passage entity, or its name is written
-    in the passage (a mention there that NER or coreference missed); with
+    in the passage (a mention there that NER or coreference missed), or it is a place
+    whose name ends with a place the passage writes ("Gran Colombia" / "Colombia",
+    `passages.place_tail_in_text`); with
     `singletons_unchecked`, an entity no other mention of the article is coreferent with
     is not checked (a coreference model's output has no cluster for it)."""
     k = len(sentence.mentions)
