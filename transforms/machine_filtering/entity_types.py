@@ -6,7 +6,7 @@ there, or misses ones that are.
 
 Each mention of an entity (alias cluster, `quality.aliases.clusters`) votes for the labels
 it may carry: the cue its own passage sentence gives it (`quality.cues` but the pronoun
-cue, read with the
+cue, plus "people of X" and "head of X"; read with the
 mention in the placeholder's place: "said Mr Fischer" -> PERSON, "in Austria" -> a place,
 "the Chelsea boss" -> a team), else its NER label; a name with a club's or an
 organisation's word ("United", "plc", "Party") also votes ORG/GPE/NORP, one opening
@@ -16,18 +16,28 @@ unclear rival still counts, so the rule rejects less). General English cues only
 gazetteer.
 """
 import collections
+import re
 from typing import Optional
 
 from models.features import sentence_spans
 from transforms.curation.names import CLUB_WORDS, GENERIC_ORG_WORDS, ORG_SUFFIXES
 from transforms.quality.aliases import PLACEHOLDER, clusters, plain
-from transforms.quality.cues import CUES, PERSON, PERSON_WORDS, TEAM
+from transforms.quality.cues import CUES, PERSON, PERSON_WORDS, STATE, TEAM, _cue
 
 _ORG_NAME_WORDS = frozenset(w.lower() for w in CLUB_WORDS | GENERIC_ORG_WORDS | ORG_SUFFIXES)
 _TITLES = frozenset(PERSON_WORDS.split("|"))
 # a pronoun in the clause is a query's cue; a passage's sentences hold pronouns of others
 # ("in Hull just over a year ago, she thought")
-MENTION_CUES = tuple(c for c in CUES if c.name != "pronoun_after")
+# and two a passage writes of places and organisations ("the residents of Engerwitzdorf",
+# "head of Telekom Austria's fixed line division")
+_P = re.escape(PLACEHOLDER)
+MENTION_CUES = tuple(c for c in CUES if c.name != "pronoun_after") + (
+    _cue("people_of", rf"\b(?:people|residents|citizens|streets|mayor|outskirts) of "
+                      rf"(?:the )?{_P}\b", STATE),
+    _cue("head_of", rf"\b(?:head|chief|boss|chairman|chairwoman|founder|director|owner|"
+                    rf"spokesman|spokeswoman|shareholders|staff|employees) of (?:the )?{_P}\b",
+         TEAM | frozenset({"ORG"})),
+)
 
 
 def _sentence_bounds(passage: str) -> list:
