@@ -6,10 +6,10 @@ there, or misses ones that are.
 
 Each mention of an entity (alias cluster, `quality.aliases.clusters`) votes for the labels
 it may carry: the cue its own passage sentence gives it (`quality.cues` but the pronoun
-cue, plus "people of X" and "head of X"; read with the
+and "X government" cues, plus "people of X" and "head of X"; read with the
 mention in the placeholder's place: "said Mr Fischer" -> PERSON, "in Austria" -> a place,
 "the Chelsea boss" -> a team), else its NER label; a name with a club's or an
-organisation's word ("United", "plc", "Party") also votes ORG/GPE/NORP, one opening
+organisation's word ("United", "plc", "Party") also votes ORG, one opening
 with a title ("Mr", "President") PERSON. An entity fits a
 cue when at least half its mentions vote for one of the cue's labels (a tie fits: an
 unclear rival still counts, so the rule rejects less). General English cues only, no
@@ -22,16 +22,17 @@ from typing import Optional
 from models.features import sentence_spans
 from transforms.curation.names import CLUB_WORDS, GENERIC_ORG_WORDS, ORG_SUFFIXES
 from transforms.quality.aliases import PLACEHOLDER, clusters, plain
-from transforms.quality.cues import CUES, PERSON, PERSON_WORDS, STATE, TEAM, _cue
+from transforms.quality.cues import CUES, ORG, PERSON, PERSON_WORDS, STATE, TEAM, _cue
 
 _ORG_NAME_WORDS = frozenset(w.lower() for w in CLUB_WORDS | GENERIC_ORG_WORDS | ORG_SUFFIXES)
 _TITLES = frozenset(PERSON_WORDS.split("|"))
 # a pronoun in the clause is a query's cue; a passage's sentences hold pronouns of others
-# ("in Hull just over a year ago, she thought")
+# ("in Hull just over a year ago, she thought"); "X government" is said of a leader too
+# ("the Blair government")
 # and two a passage writes of places and organisations ("the residents of Engerwitzdorf",
 # "head of Telekom Austria's fixed line division")
 _P = re.escape(PLACEHOLDER)
-MENTION_CUES = tuple(c for c in CUES if c.name != "pronoun_after") + (
+MENTION_CUES = tuple(c for c in CUES if c.name not in ("pronoun_after", "state_after")) + (
     _cue("people_of", rf"\b(?:people|residents|citizens|streets|mayor|outskirts) of "
                       rf"(?:the )?{_P}\b", STATE),
     _cue("head_of", rf"\b(?:head|chief|boss|chairman|chairwoman|founder|director|owner|"
@@ -58,10 +59,10 @@ def mention_cue(passage: str, mention: dict, bounds=None) -> Optional[frozenset]
 
 
 def name_labels(text: str) -> frozenset:
-    """ORG/GPE/NORP for a name holding a club's or an organisation's word, PERSON for one
-    opening with a title ("Mr Fischer"), else none."""
+    """ORG for a name holding a club's or an organisation's word, PERSON for one opening
+    with a title ("Mr Fischer"), else none."""
     words = [w.strip(".,'’").lower() for w in text.split()]
-    out = TEAM if set(words) & _ORG_NAME_WORDS else frozenset()
+    out = ORG if set(words) & _ORG_NAME_WORDS else frozenset()
     return out | PERSON if len(words) > 1 and words[0] in _TITLES else out
 
 

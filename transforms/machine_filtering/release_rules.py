@@ -14,14 +14,19 @@ source sentence. Order, and why:
 3. `only_compatible_entity`: a word of the query fixes the answer's type ("Mr
    @placeholder": a person; "the @placeholder club"; "the city of @placeholder";
    `quality/cues.py`) and the answer is the only passage entity (alias cluster) of that
-   type: no reading needed.
+   type, each entity's type by its mentions' votes, not NER's label alone
+   (`entity_types.py`: "in Austria" is a place though tagged PERSON): no reading needed.
 4. `article_agreement`: "a"/"an" before the placeholder fits the answer's name and no
    other passage entity of its kind.
 5. `shared_role_word`: a role word beside the placeholder ("manager") stands beside the
    answer alone in the passage.
-6. `sibling_query` (`SIBLING_RULES`): of the queries one sentence gave (query id
+6. `restates_passage`: one passage or highlight sentence holding the answer says what
+   the query says (frozen MiniLM cosine, the answer masked in both, and a lead over the
+   sentences without it; `restatement.py`): a paraphrase copied_context cannot see. Last
+   of the row rules: the only one that needs a model, and its count is what it adds.
+7. `sibling_query` (`SIBLING_RULES`): of the queries one sentence gave (query id
    `<passage>-<sentence>-<mention>`, or the same sentence written twice in the article)
-   that pass 1 to 5, at most `max_queries_per_sentence` are released: in each, another
+   that pass 1 to 6, at most `max_queries_per_sentence` are released: in each, another
    sibling's answer is written, so a reader who sees both gets it free. Last, so that it
    chooses among queries that will be released. The hardest are kept: fewest
    item flags (only entity of its label, copied context, incomplete answers), then most
@@ -191,7 +196,7 @@ def sentence_groups(rows: list) -> list:
 
 
 class Siblings(NamedTuple):
-    """A query among those of its source sentence that pass rules 1 to 5."""
+    """A query among those of its source sentence that pass rules 1 to 6."""
     ranked: tuple       # their ids, the hardest first (`hardness_order`)
     rank: int           # the query's place in `ranked`
 
