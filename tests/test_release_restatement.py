@@ -102,3 +102,16 @@ def test_a_rival_tagged_with_another_label_still_counts_by_its_cues():
     assert check_row(alone).reason == "only_compatible_entity"
     tie = entity_types.fits([frozenset({"PERSON"}), frozenset({"GPE"})], frozenset({"PERSON"}))
     assert tie                                              # an unclear rival still counts
+
+
+@pytest.mark.fast
+def test_passage_cues_that_mislead_give_no_vote():
+    text = ("The Blair government has lost the trust of the British people, he said in Hull "
+            "just over a year ago, she thought.")
+    blair = {"start": 4, "end": 9, "text": "Blair", "label": "PERSON"}
+    hull = {"start": text.index("Hull"), "end": text.index("Hull") + 4, "text": "Hull",
+            "label": "GPE"}
+    assert entity_types.mention_cue(text, blair) is None      # "Blair government": a leader
+    assert "GPE" in entity_types.mention_cue(text, hull)      # not "Hull ... she": a place
+    assert entity_types.name_labels("Sunderland FC") == frozenset({"ORG"})
+    assert entity_types.name_labels("Mr Fischer") == frozenset({"PERSON"})
