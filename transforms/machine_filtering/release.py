@@ -1,10 +1,12 @@
 """The `release` step of the adversarial_filter stage: the queries the adversary kept,
 grouped by passage, through the release rules (`release_rules.py`); rejected
 rows carry the rule's reason and detail, and are counted by reason in the funnel
-(`release.in` is `adversary.out`)."""
+(`release.in` is `adversary.out`). The `restates_passage` rule reads each query's
+restatement evidence, measured here per passage with the encoder the worker loads once."""
 import apache_beam as beam
 
 from transforms.core.accounting import Count, RuleStep, accounted
+from transforms.machine_filtering.restatement import passage_evidence
 from transforms.machine_filtering.release_rules import (RELEASE_RULES, SIBLING_RULES, STAGE,
                                                         ReleaseConfig, release_passage)
 
@@ -15,12 +17,21 @@ class ReleaseRules(RuleStep):
 
     def __init__(self, config: ReleaseConfig):
         self.config = config
+        self.encoder = None
+
+    def setup(self):
+        """The restatement encoder (frozen MiniLM), once per worker."""
+        if self.config.restates_passage and self.encoder is None:
+            from models.embedding_reader import SentenceEncoder
+            self.encoder = SentenceEncoder()
 
     def units(self, element) -> int:
         return sum(1 for _ in element[1])
 
     def apply(self, element):
-        released, rejected = release_passage(element[1], self.config)
+        rows = sorted(element[1], key=lambda r: r["id"])
+        evidence = passage_evidence(rows, self.encoder) if self.encoder is not None else None
+        released, rejected = release_passage(rows, self.config, evidence)
         yield Count(STAGE, "passages", 1)
         for row, why in rejected:
             yield self.rejected(why, row)

@@ -14,14 +14,19 @@ source sentence. Order, and why:
 3. `only_compatible_entity`: a word of the query fixes the answer's type ("Mr
    @placeholder": a person; "the @placeholder club"; "the city of @placeholder";
    `quality/cues.py`) and the answer is the only passage entity (alias cluster) of that
-   type: no reading needed.
+   type, each entity's type by its mentions' votes, not NER's label alone
+   (`entity_types.py`: "in Austria" is a place though tagged PERSON): no reading needed.
 4. `article_agreement`: "a"/"an" before the placeholder fits the answer's name and no
    other passage entity of its kind.
 5. `shared_role_word`: a role word beside the placeholder ("manager") stands beside the
    answer alone in the passage.
-6. `sibling_query` (`SIBLING_RULES`): of the queries one sentence gave (query id
+6. `restates_passage`: one passage or highlight sentence holding the answer says what
+   the query says (frozen MiniLM cosine, the answer masked in both, and a lead over the
+   sentences without it; `restatement.py`): a paraphrase copied_context cannot see. Last
+   of the row rules: the only one that needs a model, and its count is what it adds.
+7. `sibling_query` (`SIBLING_RULES`): of the queries one sentence gave (query id
    `<passage>-<sentence>-<mention>`, or the same sentence written twice in the article)
-   that pass 1 to 5, at most `max_queries_per_sentence` are released: in each, another
+   that pass 1 to 6, at most `max_queries_per_sentence` are released: in each, another
    sibling's answer is written, so a reader who sees both gets it free. Last, so that it
    chooses among queries that will be released. The hardest are kept: fewest
    item flags (only entity of its label, copied context, incomplete answers), then most
@@ -30,13 +35,15 @@ source sentence. Order, and why:
 """
 import re
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 from transforms.core.config import setting
 from transforms.core.hashing import stable_hash
 from transforms.core.rules import Rule, first_rejection
+from transforms.machine_filtering.restatement import Restatement, restates
 from transforms.quality import flags, neighbours
-from transforms.quality.aliases import alias_in_query, cluster_labels, plain
+from transforms.machine_filtering.entity_types import compatible_entities
+from transforms.quality.aliases import alias_in_query, clusters, plain
 from transforms.quality.cues import query_cue
 
 STAGE = "release"
@@ -66,6 +73,16 @@ class ReleaseConfig:
         True, "release rule: reject a query with a role word beside the placeholder "
               "(manager, president) that the passage writes beside the answer alone",
         flag="reject_shared_role_word")
+    restates_passage: bool = setting(
+        True, "release rule: reject a query that one passage sentence holding the answer "
+              "says again (frozen MiniLM cosine, the answer masked in both)",
+        flag="reject_restates_passage")
+    restatement_similarity: float = setting(
+        0.55, "release rule restates_passage: the least cosine of the query with an answer "
+              "sentence (docs/adversary.md: calibrated on real ReCoRD and BBC)")
+    restatement_margin: float = setting(
+        0.10, "release rule restates_passage: the least lead of that cosine over the best "
+              "sentence without the answer")
     max_queries_per_sentence: int = setting(
         1, "release rule: queries released per source sentence, the hardest first (0: no "
            "limit; ReCoRD released 1.4-1.5 queries per passage)")
@@ -73,14 +90,20 @@ class ReleaseConfig:
                                            "ties between sibling queries")
 
     def problems(self) -> list:
+        out = []
         if self.max_queries_per_sentence < 0:
-            return [f"max_queries_per_sentence must be at least 0, got "
-                    f"{self.max_queries_per_sentence}"]
-        return []
+            out.append(f"max_queries_per_sentence must be at least 0, got "
+                       f"{self.max_queries_per_sentence}")
+        if not -1.0 <= self.restatement_similarity <= 1.0:
+            out.append(f"restatement_similarity must be a cosine in [-1, 1], got "
+                       f"{self.restatement_similarity}")
+        return out
 
 
 class Context(NamedTuple):
-    """Nothing beyond the row: the rules read its passage, entities, query and answers."""
+    """Beside the row: its restatement evidence (`restatement.py`; None: not measured,
+    or no sentence holds the answer)."""
+    restatement: Optional[Restatement] = None
 
 
 def answer_not_in_query(row: dict, config: ReleaseConfig):
@@ -96,16 +119,22 @@ def not_only_compatible_entity(row: dict, config: ReleaseConfig):
     cue = query_cue(row.get("query") or "")
     if cue is None:
         return True
-    labels = cluster_labels(row)
-    answer = labels.get("@answer")
-    if answer not in cue.labels:
-        return True              # the cue points elsewhere (or NER disagrees): no verdict
-    compatible = [k for k, label in labels.items() if label in cue.labels]
-    if len(compatible) > 1:
-        return True
+    answer_fits, rivals = compatible_entities(row, cue.labels)
+    if not answer_fits or rivals:
+        return True              # the cue points elsewhere, or a rival fits it: no verdict
     words = cue.pattern.search(plain(row["query"])).group(0)
+    n = len(set(k for k, _ in clusters(row)))
     return False, (f"cue {cue.name} {words!r} -> {'/'.join(sorted(cue.labels))}; the answer "
-                   f"({answer}) is the only such entity of {len(labels)} in the passage")
+                   f"is the only such entity of {n} in the passage (types by mention votes)")
+
+
+def not_restating(row: dict, ctx: Context, config: ReleaseConfig):
+    ev = ctx.restatement if ctx is not None else None
+    if not config.restates_passage or not restates(ev, config.restatement_similarity,
+                                                  config.restatement_margin):
+        return True
+    return False, (f"cosine {ev.similarity:.2f} (lead {ev.margin:.2f}) with the answer "
+                   f"sentence {ev.sentence[:160]!r}")
 
 
 def _unless(enabled: bool, detail):
@@ -122,12 +151,13 @@ RELEASE_RULES = (
          lambda r, ctx, c: _unless(c.article_agreement, neighbours.article_agreement(r))),
     Rule("shared_role_word", "shared_role_word",
          lambda r, ctx, c: _unless(c.shared_role_word, neighbours.shared_role_word(r))),
+    Rule("restates_passage", "restates_passage", not_restating),
 )
 
 
-def check_row(row: dict, config: ReleaseConfig = ReleaseConfig()):
-    """None when the row passes rules 1 to 5, else the first Reject."""
-    return first_rejection(RELEASE_RULES, row, Context(), config)
+def check_row(row: dict, config: ReleaseConfig = ReleaseConfig(), restatement=None):
+    """None when the row passes rules 1 to 6, else the first Reject."""
+    return first_rejection(RELEASE_RULES, row, Context(restatement), config)
 
 
 def sentence_key(query_id: str) -> str:
@@ -166,7 +196,7 @@ def sentence_groups(rows: list) -> list:
 
 
 class Siblings(NamedTuple):
-    """A query among those of its source sentence that pass rules 1 to 5."""
+    """A query among those of its source sentence that pass rules 1 to 6."""
     ranked: tuple       # their ids, the hardest first (`hardness_order`)
     rank: int           # the query's place in `ranked`
 
@@ -182,13 +212,13 @@ SIBLING_RULES = (
 )
 
 
-def release_passage(rows, config: ReleaseConfig = ReleaseConfig()):
+def release_passage(rows, config: ReleaseConfig = ReleaseConfig(), evidence=None):
     """The queries one passage kept -> (released rows, [(row, Reject)]), each list in id
     order: `RELEASE_RULES` on each row, then (`max_queries_per_sentence` > 0)
-    `SIBLING_RULES` on each row in its sentence group."""
+    `SIBLING_RULES` on each row in its sentence group. `evidence`: {id: Restatement}."""
     rejected, passed = [], []
     for row in sorted(rows, key=lambda r: r["id"]):
-        why = check_row(row, config)
+        why = check_row(row, config, (evidence or {}).get(row["id"]))
         (passed.append(row) if why is None else rejected.append((row, why)))
     if not config.max_queries_per_sentence:
         return passed, rejected

@@ -1,0 +1,90 @@
+"""The type of a passage entity as a reader takes it, not NER's label alone (issue 32):
+for the release rule `only_compatible_entity`, which counts the passage entities a query's
+type cue fits. NER mislabels rivals ("Austria" or "Telekom Austria" tagged PERSON, a club
+tagged PERSON, a person tagged ORG), and a count by label then finds rivals that are not
+there, or misses ones that are.
+
+Each mention of an entity (alias cluster, `quality.aliases.clusters`) votes for the labels
+it may carry: the cue its own passage sentence gives it (`quality.cues` but the pronoun
+and "X government" cues, plus "people of X" and "head of X"; read with the
+mention in the placeholder's place: "said Mr Fischer" -> PERSON, "in Austria" -> a place,
+"the Chelsea boss" -> a team), else its NER label; a name with a club's or an
+organisation's word ("United", "plc", "Party") also votes ORG, one opening
+with a title ("Mr", "President") PERSON. An entity fits a
+cue when at least half its mentions vote for one of the cue's labels (a tie fits: an
+unclear rival still counts, so the rule rejects less). General English cues only, no
+gazetteer.
+"""
+import collections
+import re
+from typing import Optional
+
+from models.features import sentence_spans
+from transforms.curation.names import CLUB_WORDS, GENERIC_ORG_WORDS, ORG_SUFFIXES
+from transforms.quality.aliases import PLACEHOLDER, clusters, plain
+from transforms.quality.cues import CUES, ORG, PERSON, PERSON_WORDS, STATE, TEAM, _cue
+
+_ORG_NAME_WORDS = frozenset(w.lower() for w in CLUB_WORDS | GENERIC_ORG_WORDS | ORG_SUFFIXES)
+_TITLES = frozenset(PERSON_WORDS.split("|"))
+# a pronoun in the clause is a query's cue; a passage's sentences hold pronouns of others
+# ("in Hull just over a year ago, she thought"); "X government" is said of a leader too
+# ("the Blair government")
+# and two a passage writes of places and organisations ("the residents of Engerwitzdorf",
+# "head of Telekom Austria's fixed line division")
+_P = re.escape(PLACEHOLDER)
+MENTION_CUES = tuple(c for c in CUES if c.name not in ("pronoun_after", "state_after")) + (
+    _cue("people_of", rf"\b(?:people|residents|citizens|streets|mayor|outskirts) of "
+                      rf"(?:the )?{_P}\b", STATE),
+    _cue("head_of", rf"\b(?:head|chief|boss|chairman|chairwoman|founder|director|owner|"
+                    rf"spokesman|spokeswoman|shareholders|staff|employees) of (?:the )?{_P}\b",
+         TEAM | frozenset({"ORG"})),
+)
+
+
+def _sentence_bounds(passage: str) -> list:
+    return sentence_spans(passage)
+
+
+def mention_cue(passage: str, mention: dict, bounds=None) -> Optional[frozenset]:
+    """The labels the first cue (`MENTION_CUES`) of the mention's own sentence gives it,
+    the mention read as the placeholder; None when no cue matches."""
+    s, e = next(((a, b) for a, b in (bounds or _sentence_bounds(passage))
+                 if a <= mention["start"] < b), (mention["start"], mention["end"]))
+    e = max(e, mention["end"])
+    text = plain(passage[s:mention["start"]] + PLACEHOLDER + passage[mention["end"]:e])
+    for cue in MENTION_CUES:
+        if cue.pattern.search(text):
+            return cue.labels
+    return None
+
+
+def name_labels(text: str) -> frozenset:
+    """ORG for a name holding a club's or an organisation's word, PERSON for one opening
+    with a title ("Mr Fischer"), else none."""
+    words = [w.strip(".,'’").lower() for w in text.split()]
+    out = ORG if set(words) & _ORG_NAME_WORDS else frozenset()
+    return out | PERSON if len(words) > 1 and words[0] in _TITLES else out
+
+
+def mention_votes(row: dict) -> dict:
+    """{cluster key: [labels each mention votes for]} ('@answer': the answer's mentions)."""
+    passage = row.get("passage") or ""
+    bounds = _sentence_bounds(passage)
+    out = collections.defaultdict(list)
+    for key, m in clusters(row):
+        cue = mention_cue(passage, m, bounds)
+        vote = cue if cue is not None else frozenset({m.get("label")} - {None})
+        out[key].append(vote | name_labels(m.get("text") or ""))
+    return dict(out)
+
+
+def fits(votes: list, labels: frozenset) -> bool:
+    """At least half the mentions vote for one of `labels`."""
+    return bool(votes) and 2 * sum(1 for v in votes if v & labels) >= len(votes)
+
+
+def compatible_entities(row: dict, labels: frozenset) -> tuple:
+    """(does the answer fit `labels`, [keys of the other entities that fit])."""
+    votes = mention_votes(row)
+    rivals = sorted(k for k, v in votes.items() if k != "@answer" and fits(v, labels))
+    return fits(votes.get("@answer", []), labels), rivals
