@@ -46,14 +46,15 @@ def test_answer_sentence_is_masked_as_the_query_writes_the_answer():
 def test_restates_passage_needs_similarity_and_a_lead_over_other_sentences():
     r = row(RUGBY, RESTATES, "O'Gara", RUGBY_ENTS)
     close = Restatement(0.61, 0.12, "O'Gara kicked all of Ireland's points")
-    why = check_row(r, ReleaseConfig(), close)
+    on = ReleaseConfig(restates_passage=True)
+    why = check_row(r, on, close)
     assert why.reason == "restates_passage" and "cosine 0.61 (lead 0.12)" in why.detail
-    assert check_row(r, ReleaseConfig(), Restatement(0.50, 0.30, "s")) is None   # not close
-    assert check_row(r, ReleaseConfig(), Restatement(0.70, 0.02, "s")) is None   # theme only
-    assert check_row(r, ReleaseConfig()) is None                                  # unmeasured
-    assert check_row(r, ReleaseConfig(restates_passage=False), close) is None
+    assert check_row(r, on, Restatement(0.50, 0.30, "s")) is None   # not close
+    assert check_row(r, on, Restatement(0.70, 0.02, "s")) is None   # theme only
+    assert check_row(r, on) is None                                  # unmeasured
+    assert check_row(r, ReleaseConfig(), close) is None    # off by default: the report's reader
     assert ReleaseConfig(restatement_similarity=1.5).problems()
-    released, rejected = release_passage([r], ReleaseConfig(), {r["id"]: close})
+    released, rejected = release_passage([r], on, {r["id"]: close})
     assert not released and rejected[0][1].reason == "restates_passage"
 
 

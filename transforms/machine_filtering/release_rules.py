@@ -74,8 +74,10 @@ class ReleaseConfig:
               "(manager, president) that the passage writes beside the answer alone",
         flag="reject_shared_role_word")
     restates_passage: bool = setting(
-        True, "release rule: reject a query that one passage sentence holding the answer "
-              "says again (frozen MiniLM cosine, the answer masked in both)",
+        False, "release rule (opt-in): reject a query that one passage sentence holding the "
+               "answer says again (frozen MiniLM cosine, the answer masked in both); off by "
+               "default because the hardness report's held-out reader is the same encoder "
+               "(docs/adversary.md)",
         flag="reject_restates_passage")
     restatement_similarity: float = setting(
         0.55, "release rule restates_passage: the least cosine of the query with an answer "
