@@ -177,3 +177,17 @@ def test_bf16_reader_embeds_and_predicts_as_fp32_does(rows, encoder):
     alone = [embedding_reader.predict(r, bf16) for g in groups for r in g]
     assert bp == alone
     assert sum(x == y for x, y in zip(fp, bp)) >= 0.9 * len(fp)
+
+
+def test_precision_benchmark_scores_both_precisions_on_the_same_candidates(rows):
+    """benchmarks/reader_precision.py: both precisions on the same real passages, with EM,
+    agreement and CPU seconds (no timing assertion: benchmarks are not timed tests)."""
+    from benchmarks import reader_precision
+    groups = list(by_passage(rows).values())[:3]
+    out = reader_precision.measure(groups, ("fp32", "bf16"))
+    n = sum(len(g) for g in groups)
+    assert out["candidates"] == n and out["fp32"]["agree_with_fp32"] == 1.0
+    for p in ("fp32", "bf16"):
+        cell = out[p]["candidates"]
+        assert cell["n"] == n and cell["ci95"][0] <= cell["em"] <= cell["ci95"][1]
+        assert out[p]["cpu_s"] > 0 and 0 <= out[p]["agree_with_fp32"] <= 1
