@@ -11,10 +11,11 @@ A reader is any object with `encode(texts) -> rows` (one L2-normalised row per t
 `passage_predictions` scores all the queries of one passage with one `encode` call, which
 is how finalize runs it (through RunInference, `models/reader_handler.py`).
 
-Precision: the same weights run in float32 or bfloat16 (`auto`: bfloat16 where the CPU
-has native bfloat16 matrix instructions, AMX or AVX512-BF16, else float32). bfloat16 costs
-about a third of the CPU there and moves a text's embedding by a cosine of 1e-4 at most
-(docs/benchmarks.md, "Held-out reader precision"); pooling and scores stay float32.
+Precision: the same weights run in float32 or under bfloat16 autocast (matrix products in
+bfloat16; layer norms, softmax, pooling and scores in float32); `auto`: bfloat16 where the
+CPU has native bfloat16 matrix instructions (AMX or AVX512-BF16), else float32. There it
+costs about 0.4x the CPU and leaves over 99% of predictions unchanged (docs/benchmarks.md,
+"Held-out reader precision").
 """
 import numpy as np
 
@@ -47,7 +48,7 @@ def resolve_precision(precision: str = "auto") -> str:
 class SentenceEncoder:
     """Mean-pooled, L2-normalised token embeddings (what sentence-transformers computes
     for this model), on CPU, one thread unless told otherwise; `precision` (PRECISIONS)
-    picks float32 or bfloat16 weights and activations."""
+    picks float32 or bfloat16 autocast."""
 
     def __init__(self, path=None, threads: int = 1, batch_size: int = 64,
                  precision: str = "fp32"):
@@ -59,8 +60,6 @@ class SentenceEncoder:
         self.precision = resolve_precision(precision)
         self.tokenizer = AutoTokenizer.from_pretrained(path)
         self.model = AutoModel.from_pretrained(path).eval()
-        if self.precision == "bf16":
-            self.model = self.model.to(torch.bfloat16)
 
     def __call__(self, texts: list) -> np.ndarray:
         torch = self.torch
@@ -69,7 +68,8 @@ class SentenceEncoder:
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))   # less padding
         out = [None] * len(texts)
         try:
-            with torch.no_grad():
+            with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16,
+                                                 enabled=self.precision == "bf16"):
                 for i in range(0, len(order), self.batch_size):
                     idx = order[i:i + self.batch_size]
                     enc = self.tokenizer([texts[j] for j in idx], padding=True,
