@@ -17,7 +17,7 @@ class HardnessSettings:
                "scored by the held-out reader, a sample by query-id hash (95% interval "
                "about +/-2.2 points at 2,000); 0: every candidate")
     hardness_reader_precision: str = setting(
-        "auto", "hardness report: the held-out reader's arithmetic: bf16 (about a third of "
+        "auto", "hardness report: the held-out reader's arithmetic: bf16 (autocast, about 0.4x "
                 "fp32's CPU on a CPU with native bfloat16), fp32, or auto (bf16 where the "
                 "worker's CPU has AMX or AVX512-BF16, else fp32)",
         choices=("auto", "bf16", "fp32"))
