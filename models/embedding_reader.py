@@ -60,6 +60,10 @@ class SentenceEncoder:
         self.precision = resolve_precision(precision)
         self.tokenizer = AutoTokenizer.from_pretrained(path)
         self.model = AutoModel.from_pretrained(path).eval()
+        if self.precision == "bf16":      # what autocast would cast on every call, cast once
+            for module in self.model.modules():
+                if isinstance(module, torch.nn.Linear):
+                    module.to(torch.bfloat16)
 
     def __call__(self, texts: list) -> np.ndarray:
         torch = self.torch
