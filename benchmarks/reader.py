@@ -6,7 +6,8 @@ loop over the same texts.
 Inputs: the filter's scored candidates of a real run, grouped by passage (the first
 `--queries` in passage order). Both sides encode exactly the texts the report encodes (each
 passage's sentences and its queries filled with each candidate, `passage_plan`), with the
-same frozen MiniLM, one torch thread, batches of 64:
+same frozen MiniLM in the same precision (`--precision`, default auto as finalize), one torch
+thread, batches of 64:
 - loop: one `SentenceEncoder` call over all those texts (sorted by length across passages,
   so the least padding any batching can have), model loaded beforehand, not timed;
 - RunInference: `Create(passages) | RunInference(PassageReaderHandler) | predictions`, on
@@ -39,7 +40,7 @@ def passages(scored: str, queries: int) -> list:
     return out
 
 
-def run_pipeline(groups) -> tuple:
+def run_pipeline(groups, precision: str = "auto") -> tuple:
     import apache_beam as beam
     from apache_beam.ml.inference.base import RunInference
     from apache_beam.options.pipeline_options import PipelineOptions
@@ -48,7 +49,7 @@ def run_pipeline(groups) -> tuple:
     opts = PipelineOptions(["--runner=FnApiRunner", "--direct_running_mode=in_memory",
                             "--direct_num_workers=1"])
     with beam.Pipeline(options=opts) as p:
-        _ = (p | beam.Create(groups) | RunInference(reader_handler())
+        _ = (p | beam.Create(groups) | RunInference(reader_handler(precision=precision))
              | beam.Map(lambda r: len(r.inference)))
     return time.perf_counter() - started, time.process_time() - cpu
 
@@ -59,13 +60,14 @@ def main(argv=None) -> dict:
     ap.add_argument("--scored", required=True)
     ap.add_argument("--queries", type=int, default=300)
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--precision", default="auto", help="the reader's arithmetic on both sides")
     args = ap.parse_args(argv)
     groups = passages(args.scored, args.queries)
     texts = [t for _, rows in groups for t in passage_plan(rows)[0]]
     # start-up and model load: a pipeline scoring one query of the shortest passage
     short = min(groups, key=lambda g: len(g[1][0]["passage"]))
     probe = [(short[0], short[1][:1])]
-    encoder = SentenceEncoder()
+    encoder = SentenceEncoder(precision=args.precision)
     encoder(texts[:8])                                  # warm-up
     reps = []
     for rep in range(args.reps):
@@ -76,8 +78,8 @@ def main(argv=None) -> dict:
                 encoder(texts)
                 timings[side] = (time.perf_counter() - t, time.process_time() - c)
             else:
-                timings[side] = run_pipeline(groups)
-        timings["probe"] = run_pipeline(probe)
+                timings[side] = run_pipeline(groups, args.precision)
+        timings["probe"] = run_pipeline(probe, args.precision)
         reps.append(timings)
     out = {"passages": len(groups), "queries": sum(len(r) for _, r in groups),
            "texts": len(texts), "reps": reps, "target": ">=0.9"}

@@ -10,26 +10,60 @@ fitted to this data, unlike the adversary.
 A reader is any object with `encode(texts) -> rows` (one L2-normalised row per text);
 `passage_predictions` scores all the queries of one passage with one `encode` call, which
 is how finalize runs it (through RunInference, `models/reader_handler.py`).
+
+Precision: the same weights run in float32 or under bfloat16 autocast (matrix products in
+bfloat16; layer norms, softmax, pooling and scores in float32); `auto`: bfloat16 where the
+CPU has native bfloat16 matrix instructions (AMX or AVX512-BF16), else float32. There it
+costs about 0.4x the CPU and leaves over 99% of predictions unchanged (docs/benchmarks.md,
+"Held-out reader precision").
 """
 import numpy as np
 
 from models.features import PLACEHOLDER, candidates, check_query, sentence_spans
 
 MAX_LENGTH = 128
+PRECISIONS = ("auto", "bf16", "fp32")
+
+
+def native_bf16(cpuinfo: str = "/proc/cpuinfo") -> bool:
+    """Whether this CPU multiplies bfloat16 natively (Linux flags amx_bf16 / avx512_bf16);
+    elsewhere bfloat16 would be emulated, slower than float32."""
+    try:
+        with open(cpuinfo) as f:
+            flags = next((line for line in f if line.startswith("flags")), "").split()
+    except OSError:
+        return False
+    return "amx_bf16" in flags or "avx512_bf16" in flags
+
+
+def resolve_precision(precision: str = "auto") -> str:
+    """`auto` -> `bf16` on a CPU with native bfloat16, else `fp32`; the others as given."""
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
+    if precision == "auto":
+        return "bf16" if native_bf16() else "fp32"
+    return precision
 
 
 class SentenceEncoder:
     """Mean-pooled, L2-normalised token embeddings (what sentence-transformers computes
-    for this model), on CPU, one thread unless told otherwise."""
+    for this model), on CPU, one thread unless told otherwise; `precision` (PRECISIONS)
+    picks float32 or bfloat16 autocast."""
 
-    def __init__(self, path=None, threads: int = 1, batch_size: int = 64):
+    def __init__(self, path=None, threads: int = 1, batch_size: int = 64,
+                 precision: str = "fp32"):
         import torch
         from models.transformer import default_encoder, hf, localize
         AutoModel, AutoTokenizer = hf("AutoModel", "AutoTokenizer")
         path = localize(path or default_encoder())
         self.torch, self.threads, self.batch_size = torch, threads, batch_size
+        self.precision = resolve_precision(precision)
         self.tokenizer = AutoTokenizer.from_pretrained(path)
         self.model = AutoModel.from_pretrained(path).eval()
+        if self.precision == "bf16":      # what autocast would cast on every call, cast once
+            for module in self.model.modules():
+                if isinstance(module, torch.nn.Linear):
+                    module.to(torch.bfloat16)
 
     def __call__(self, texts: list) -> np.ndarray:
         torch = self.torch
@@ -38,13 +72,14 @@ class SentenceEncoder:
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))   # less padding
         out = [None] * len(texts)
         try:
-            with torch.no_grad():
+            with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16,
+                                                 enabled=self.precision == "bf16"):
                 for i in range(0, len(order), self.batch_size):
                     idx = order[i:i + self.batch_size]
                     enc = self.tokenizer([texts[j] for j in idx], padding=True,
                                          truncation=True, max_length=MAX_LENGTH,
                                          return_tensors="pt")
-                    hs = self.model(**enc).last_hidden_state
+                    hs = self.model(**enc).last_hidden_state.float()
                     mask = enc["attention_mask"].unsqueeze(-1).to(hs.dtype)
                     pooled = (hs * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
                     vecs = torch.nn.functional.normalize(pooled, dim=-1).numpy()

@@ -9,7 +9,7 @@ does not depend on which passages share a bundle (same bytes whatever the worker
 
 Generic over the reader: `reader_factory` is any picklable callable returning an object
 with `encode(texts) -> rows` (one L2-normalised row per text); the default is the frozen
-MiniLM `SentenceEncoder`.
+MiniLM `SentenceEncoder` (`precision`: `auto`, `bf16` or `fp32`, resolved on the worker).
 """
 import functools
 from typing import Any, Callable, Iterable, Optional, Sequence
@@ -17,9 +17,10 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 from apache_beam.ml.inference.base import ModelHandler, PredictionResult
 
 
-def default_reader(path: Optional[str] = None, threads: int = 1, batch_size: int = 64):
+def default_reader(path: Optional[str] = None, threads: int = 1, batch_size: int = 64,
+                   precision: str = "auto"):
     from models.embedding_reader import SentenceEncoder
-    return SentenceEncoder(path, threads=threads, batch_size=batch_size)
+    return SentenceEncoder(path, threads=threads, batch_size=batch_size, precision=precision)
 
 
 class PassageReaderHandler(ModelHandler):
@@ -54,7 +55,8 @@ class PassageReaderHandler(ModelHandler):
         return {"min_batch_size": 1, "max_batch_size": self._max_batch_size}
 
 
-def reader_handler(path: Optional[str] = None, threads: int = 1,
-                   batch_size: int = 64) -> PassageReaderHandler:
+def reader_handler(path: Optional[str] = None, threads: int = 1, batch_size: int = 64,
+                   precision: str = "auto") -> PassageReaderHandler:
     """The handler of the default reader (frozen MiniLM at `path`, or the packaged one)."""
-    return PassageReaderHandler(functools.partial(default_reader, path, threads, batch_size))
+    return PassageReaderHandler(functools.partial(default_reader, path, threads, batch_size,
+                                                  precision))

@@ -140,3 +140,54 @@ def test_reader_sample_takes_about_the_cap_by_query_id_and_all_below_it():
     all_rows = list(report_mod.reader_passages(("a", article), {"dev": 10}, 2_000))
     few_rows = list(report_mod.reader_passages(("a", article), {"dev": 10_000}, 2_000))
     assert len(all_rows[0][1]) == 10 and sum(len(i) for _, i in few_rows) < 10
+
+
+@pytest.mark.fast
+def test_precision_auto_is_bf16_only_on_a_cpu_with_native_bfloat16(tmp_path):
+    amx, avx, old = (tmp_path / n for n in ("amx", "avx", "old"))
+    amx.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx512f amx_bf16 amx_tile\n")
+    avx.write_text("flags\t\t: fpu avx512f avx512_bf16\n")
+    old.write_text("flags\t\t: fpu sse2 avx2 avx512f avx512bw\n")     # AVX512, no bf16
+    assert embedding_reader.native_bf16(str(amx)) and embedding_reader.native_bf16(str(avx))
+    assert not embedding_reader.native_bf16(str(old))
+    assert not embedding_reader.native_bf16(str(tmp_path / "absent"))
+    assert embedding_reader.resolve_precision("fp32") == "fp32"
+    assert embedding_reader.resolve_precision("bf16") == "bf16"
+    assert embedding_reader.resolve_precision("auto") in ("bf16", "fp32")
+    with pytest.raises(ValueError, match="precision must be one of"):
+        embedding_reader.resolve_precision("int8")
+    from transforms.finalize.hardness_settings import HardnessSettings
+    with pytest.raises(ValueError, match="hardness_reader_precision"):
+        HardnessSettings(hardness_reader_precision="fp16")
+
+
+def test_bf16_reader_embeds_and_predicts_as_fp32_does(rows, encoder):
+    """bfloat16 weights (the default where the CPU has them) move a text's embedding by a
+    cosine of 1e-3 at most and leave the predictions of the real ReCoRD sample as fp32's
+    (but for near ties); batched across a passage's queries or one query at a time alike."""
+    bf16 = embedding_reader.SentenceEncoder(precision="bf16")
+    assert bf16.precision == "bf16" and encoder.precision == "fp32"
+    groups = list(by_passage(rows).values())
+    texts = [t for g in groups for t in embedding_reader.passage_plan(g)[0]]
+    a, b = encoder(texts), bf16(texts)
+    assert b.dtype == np.float32 and np.allclose(np.linalg.norm(b, axis=1), 1, atol=1e-5)
+    assert (a * b).sum(axis=1).min() > 0.999
+    fp = [p for g in groups for p in embedding_reader.passage_predictions(g, encoder.encode)]
+    bp = [p for g in groups for p in embedding_reader.passage_predictions(g, bf16.encode)]
+    alone = [embedding_reader.predict(r, bf16) for g in groups for r in g]
+    assert bp == alone
+    assert sum(x == y for x, y in zip(fp, bp)) >= 0.9 * len(fp)
+
+
+def test_precision_benchmark_scores_both_precisions_on_the_same_candidates(rows):
+    """benchmarks/reader_precision.py: both precisions on the same real passages, with EM,
+    agreement and CPU seconds (no timing assertion: benchmarks are not timed tests)."""
+    from benchmarks import reader_precision
+    groups = list(by_passage(rows).values())[:3]
+    out = reader_precision.measure(groups, ("fp32", "bf16"))
+    n = sum(len(g) for g in groups)
+    assert out["candidates"] == n and out["fp32"]["agree_with_fp32"] == 1.0
+    for p in ("fp32", "bf16"):
+        cell = out[p]["candidates"]
+        assert cell["n"] == n and cell["ci95"][0] <= cell["em"] <= cell["ci95"][1]
+        assert out[p]["cpu_s"] > 0 and 0 <= out[p]["agree_with_fp32"] <= 1

@@ -259,8 +259,10 @@ class Hardness(beam.PTransform):
                            lambda t: [(t[1], 1)] if t[1] in ("dev", "test") else [])
                        | "ReaderPopulation" >> beam.CombinePerKey(sum))
         if s.hardness_reader:
+            from models.reader_handler import reader_handler
             reader = (joined, populations) | "ScoreReader" >> ScoreReader(
-                s.hardness_reader_queries)
+                s.hardness_reader_queries,
+                reader_handler(precision=s.hardness_reader_precision))
             values = (values, reader) | "AllValues" >> beam.Flatten()
         sums = (values
                 | "Bootstrap" >> beam.CombinePerKey(bootstrap.BootstrapMean())
@@ -273,10 +275,19 @@ class Hardness(beam.PTransform):
                     | "Passages" >> beam.combiners.ToList())
         return (p | "OnceHardness" >> beam.Create([None])
                 | "HardnessReport" >> beam.Map(
-                    lambda _, sums, passages, trained, pops: report(
+                    lambda _, sums, passages, trained, pops: reader_precision(report(
                         sums, passages, trained, pops, s.hardness_reader_queries),
+                        s.hardness_reader_precision if s.hardness_reader else None),
                     beam.pvalue.AsSingleton(sums), beam.pvalue.AsSingleton(passages),
                     beam.pvalue.AsList(trained), beam.pvalue.AsDict(populations)))
+
+
+def reader_precision(rep: dict, setting) -> dict:
+    """stats.json `hardness.reader_sample.precision`: the reader's arithmetic as this worker
+    resolves the setting (`auto`: bf16 on a CPU with native bfloat16), None without reader."""
+    from models.embedding_reader import resolve_precision
+    rep["reader_sample"]["precision"] = resolve_precision(setting) if setting else None
+    return rep
 
 
 def read_scored(p, filtered: str, present: bool = True):
