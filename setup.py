@@ -45,6 +45,8 @@ EXTRAS_REQUIRE = {
         "playwright>=1.65.2,<2",   # drives Debian's /usr/bin/chromium; never downloads a browser
         "lm-eval>=0.4.13,<0.5",    # the lm-evaluation-harness export is loaded by its TaskManager
         "hypothesis>=6.170.15,<7",  # property tests (CSV parts vs whole file)
+        "ruff>=0.17.6,<0.18",       # lint (ruff.toml), run by tests/test_lint.py
+        "import-linter>=2.17,<3",   # the rooms' import layers (.importlinter)
     ],
 }
 

@@ -23,7 +23,7 @@ import fsspec
 
 from models.baseline_catalog import CATALOG, EVALUATE
 from transforms.core import safejson
-from transforms.finalize import record_metric
+from transforms.core import record_metric
 
 BASELINES = EVALUATE
 

@@ -19,7 +19,6 @@ import glob
 import html
 import json
 import pathlib
-import random
 import re
 import sys
 

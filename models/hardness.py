@@ -12,7 +12,7 @@ import collections
 import statistics
 
 from models.features import answer_texts, candidates, words
-from transforms.finalize.record_metric import exact_match_score, f1_score, max_over_golds
+from transforms.core.record_metric import exact_match_score, f1_score, max_over_golds
 
 MOST_FREQUENT, OTHER = "most_frequent", "other"     # the answer-frequency strata
 

@@ -2,7 +2,6 @@
 numeric ids, truncated and empty compressed files, files read in parts."""
 import collections
 import gzip
-import io
 import json
 
 import pytest

@@ -3,7 +3,6 @@ reached a released highlight), and the BBC converter of benchmarks/adversary_cor
 (headings and ellipses), on real BBC News files of ../shared/corpus."""
 import collections
 import json
-import pathlib
 
 import pytest
 

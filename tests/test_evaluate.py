@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from beam_pipelines import evaluate
-from transforms.finalize import record_metric as M
+from transforms.core import record_metric as M
 
 pytestmark = pytest.mark.fast   # unit tests: `python -m pytest -q -m fast`
 

@@ -17,7 +17,8 @@ from transforms.core import manifest
 from transforms.core.preflight import InputError
 from transforms.core.schema import GENERATION_FATE_SCHEMA, SCORED_SCHEMA
 from transforms.core.stage import StageFailed
-from transforms.finalize import exports, near_duplicates, record_metric, splits
+from transforms.core import record_metric
+from transforms.finalize import exports, near_duplicates, splits
 
 SPLITS = ("train", "dev", "test")
 PEOPLE = ["Maria Lopez", "Tom Becker", "Aisha Khan", "Li Wei", "Omar Haddad", "Sara Novak",

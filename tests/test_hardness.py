@@ -2,7 +2,6 @@
 entity, the ReCoRD metric of a prediction, the query-only and passage-only baselines
 (what each may see, and that each learns its own shortcut), the frozen MiniLM reader,
 the report's assembly and the ReCoRD reference measured on the real files."""
-import json
 import random
 
 import numpy as np

@@ -20,7 +20,7 @@ import pytest
 from beam_pipelines import human_validation as hv
 from transforms.human_filtering import hits as H
 from transforms.human_filtering import mturk
-from transforms.finalize.record_metric import normalize_answer
+from transforms.core.record_metric import normalize_answer
 from transforms.core.schema import CANDIDATE_SCHEMA
 
 REPO = pathlib.Path(__file__).resolve().parents[1]

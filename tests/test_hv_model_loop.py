@@ -13,7 +13,7 @@ from beam_pipelines import human_validation as hv
 from tests.test_human_validation import write_record_candidates
 from tests.test_hv_server import Served, wrong_entity
 from transforms.core.schema import SCORED_SCHEMA
-from transforms.finalize.record_metric import normalize_answer
+from transforms.core.record_metric import normalize_answer
 from transforms.human_filtering import model_loop, mturk, tokens
 from transforms.human_filtering.app import ServeConfig
 from transforms.human_filtering.fields import UserError

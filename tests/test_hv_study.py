@@ -35,7 +35,7 @@ import pytest
 from beam_pipelines import evaluate, finalize
 from beam_pipelines import human_validation as hv
 from transforms.finalize import human_performance as HP
-from transforms.finalize.record_metric import normalize_answer
+from transforms.core.record_metric import normalize_answer
 from transforms.human_filtering import simulate, tokens
 from transforms.human_filtering.fields import UserError
 from transforms.human_filtering.app import ServeConfig

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from transforms.core.preflight import InputError
-from transforms.ingestion import inputs, listing, readers
+from transforms.ingestion import inputs, listing
 from transforms.ingestion.articles import Article
 from transforms.ingestion.parts import plan_parts
 from transforms.ingestion.read import ReadPart

@@ -15,7 +15,7 @@ from benchmarks.near_dup_attacks import EVASIONS, bbc_stories, bridge_chain, dri
 from transforms.core import manifest
 from transforms.core.schema import GENERATION_FATE_SCHEMA
 from transforms.finalize import near_duplicates as N
-from transforms.finalize.near_dup_text import fold
+from transforms.core.near_dup_text import fold
 from tests.test_finalize import run_finalize, write_filtered
 
 SIGN, CONFIG = N.SignatureConfig(), N.NearDupConfig()

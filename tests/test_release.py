@@ -1,7 +1,6 @@
 """A release others download, check and load: byte-identical files for any worker count,
 a sha256 per file that `validate` recomputes, the Hugging Face card metadata and split
 names, and `publish` checked offline up to the upload call."""
-import collections
 import json
 import shutil
 import subprocess

@@ -295,7 +295,7 @@ def test_each_field_of_a_shard_is_cross_checked_with_the_exports(dataset, tmp_pa
                 "answers": "differ from the shard's",
                 "entities": "entity spans differ from the shards'",
                 "passage_id": "not a passage of the dev shards"}[field]
-    assert f"record/dev.json" in violations and expected in violations, violations
+    assert "record/dev.json" in violations and expected in violations, violations
 
 
 def test_lm_eval_code_and_explorer_script_are_regenerated_and_compared(dataset, tmp_path):

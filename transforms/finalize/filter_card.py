@@ -69,7 +69,6 @@ def filter_sentence(stats: dict) -> str:
     if not account:
         return ""
     c = filter_counts(account)
-    adversary = stats.get("adversary") or {}
     who = adversary_name(stats)
     parts = [f"{_n(c['answered'])} were answered by it and filtered out (`{ANSWERED}`)"]
     if c["balance"] or not balance_account(stats):      # the readmit sampler's drops

@@ -29,7 +29,7 @@ import numpy as np
 
 from transforms.core import io_utils, safejson
 from transforms.core.config import setting
-from transforms.finalize import record_metric as M
+from transforms.core import record_metric as M
 from transforms.human_filtering import answers as A
 from transforms.human_filtering.worker_quality import HELDOUT, VERDICT
 

@@ -16,30 +16,15 @@ core), and clusters are keyed by their smallest article id. The defaults (thresh
 0.35, 240 permutations, 80 bands) were measured on real stories: docs/finalize.md,
 benchmarks/near_duplicates.py.
 """
-import functools
 import hashlib
 import math
-import re
 from dataclasses import dataclass
-from typing import Iterable, Optional
+from typing import Iterable
 
 from transforms.core.config import setting
+from transforms.core.signing import (SignatureConfig, article_text, shingles, signature,  # noqa: F401
+                                     text_signature, words)
 from transforms.finalize.near_dup_bound import bound_component
-from transforms.finalize.near_dup_text import fold
-
-_WORD = re.compile(r"\w+", re.UNICODE)
-
-
-@dataclass(frozen=True)
-class SignatureConfig:
-    """How generate signs each article (a section of generate's settings)."""
-    near_dup_num_perm: int = setting(240, "MinHash permutations per article signature")
-    near_dup_shingle: int = setting(5, "words per shingle of the article signature")
-    near_dup_seed: int = setting(1, "seed of the MinHash permutations")
-
-    def __post_init__(self):
-        if self.near_dup_num_perm < 1 or self.near_dup_shingle < 1:
-            raise ValueError("near_dup_num_perm and near_dup_shingle must be at least 1")
 
 
 @dataclass(frozen=True)
@@ -79,55 +64,6 @@ class NearDupConfig:
     @property
     def enabled(self) -> bool:
         return self.near_dup_threshold <= 1.0
-
-
-# --- text -> shingles -> signature ------------------------------------------------------
-
-def article_text(paragraphs: Iterable[str], highlights: Iterable[str] = ()) -> str:
-    """The text an article is compared by: the whole cleaned article, then its highlights."""
-    return "\n".join(list(paragraphs) + list(highlights))
-
-
-def words(text: str) -> list:
-    """The words of the folded text (near_dup_text.fold: lower-cased, invisible marks
-    gone, look-alike letters and HTML entities folded)."""
-    return _WORD.findall(fold(text))
-
-
-def shingles(text: str, k: int) -> frozenset:
-    """The set of k-word shingles (folded words); a text shorter than k words is one
-    shingle."""
-    ws = words(text)
-    if not ws:
-        return frozenset()
-    if len(ws) < k:
-        return frozenset([" ".join(ws)])
-    return frozenset(" ".join(ws[i:i + k]) for i in range(len(ws) - k + 1))
-
-
-@functools.lru_cache(maxsize=8)
-def _template(num_perm: int, seed: int):
-    from datasketch import MinHash
-    return MinHash(num_perm=num_perm, seed=seed, scheme="affine32")
-
-
-def signature(grams: Iterable[str], num_perm: int, seed: int) -> tuple:
-    """MinHash signature of a shingle set: a tuple of `num_perm` ints (datasketch's seeded
-    permutations and SHA-1 hashing, stable across processes)."""
-    from datasketch import MinHash
-    template = _template(num_perm, seed)
-    m = MinHash(num_perm=num_perm, seed=seed, scheme="affine32",
-                permutations=template.permutations)
-    m.update_batch([g.encode("utf-8") for g in sorted(grams)])
-    return tuple(int(v) for v in m.hashvalues)
-
-
-def text_signature(text: str, config: SignatureConfig) -> Optional[tuple]:
-    """The signature of a text, or None when it has no words."""
-    grams = shingles(text, config.near_dup_shingle)
-    if not grams:
-        return None
-    return signature(grams, config.near_dup_num_perm, config.near_dup_seed)
 
 
 # --- banding and pairs ------------------------------------------------------------------

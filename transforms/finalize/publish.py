@@ -76,7 +76,7 @@ def license_problem(meta: dict, allow_unknown: bool):
 def prepare(dataset: str, max_violations: int = 5, allow_unknown_license: bool = False) -> dict:
     """{"files": what goes up, "bytes": their size, "card": the YAML} after every check;
     raises InputError with one line naming the first problem."""
-    from beam_pipelines import validate
+    from transforms.finalize.validation import first_violations
     from transforms.finalize import hub
     from transforms.finalize.fingerprint import on_card
     if not os.path.isdir(dataset):
@@ -88,7 +88,7 @@ def prepare(dataset: str, max_violations: int = 5, allow_unknown_license: bool =
     if inside:
         raise InputError(f"{dataset} holds {len(inside)} internal file(s) that must not be "
                          f"published, e.g. {inside[0]} (publish the released dataset folder)")
-    violations = validate.run([dataset, "--max_violations", str(max_violations)])
+    violations = first_violations(dataset, max(1, max_violations))
     if violations:
         raise InputError(f"{dataset} does not validate ({len(violations)} violation(s) "
                          f"shown by `python -m beam_pipelines.validate {dataset}`), first: "

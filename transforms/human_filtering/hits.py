@@ -12,7 +12,7 @@ import re
 from importlib import resources
 
 from transforms.core.hashing import short_digest
-from transforms.finalize.record_metric import normalize_answer
+from transforms.core.record_metric import normalize_answer
 
 HIGHLIGHT = "\n@highlight\n"
 PLACEHOLDER = "@placeholder"

@@ -1,0 +1,51 @@
+"""The house rules CI keeps: ruff's lint (ruff.toml) and the rooms' import layers
+(.importlinter: a room imports only the rooms below it, in the order of the paper's
+Figure 2). Both tools come with the `test` extra."""
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+BIN = pathlib.Path(sys.executable).parent
+
+pytestmark = pytest.mark.fast
+
+
+def _tool(name: str) -> str:
+    path = BIN / name if (BIN / name).exists() else shutil.which(name)
+    if not path:
+        pytest.fail(f"{name} is not installed: `pip install -e '.[test]' -c constraints.txt`")
+    return str(path)
+
+
+def _run(cmd: list) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, PYTHONPATH=str(REPO)))
+
+
+def test_ruff_finds_nothing():
+    done = _run([_tool("ruff"), "check", "--no-cache", "."])
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+
+
+def test_rooms_import_only_downward():
+    done = _run([_tool("lint-imports"), "--no-cache"])
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert "1 kept, 0 broken" in done.stdout
+
+
+def test_the_layers_contract_catches_an_upward_import(tmp_path):
+    """The contract is live: a core module importing finalize breaks it."""
+    probe = tmp_path / "repo"
+    shutil.copytree(REPO, probe, ignore=shutil.ignore_patterns(
+        ".venv", ".git", "out", "__pycache__", "tests", "docs", "benchmarks", "*.egg-info"))
+    with open(probe / "transforms" / "core" / "hashing.py", "a", encoding="utf-8") as f:
+        f.write("\nimport transforms.finalize.files  # an upward arrow\n")
+    done = subprocess.run([_tool("lint-imports"), "--no-cache"], cwd=probe, capture_output=True,
+                          text=True, timeout=300, env=dict(os.environ, PYTHONPATH=str(probe)))
+    assert done.returncode != 0
+    assert "transforms.core is not allowed to import transforms.finalize" in done.stdout
