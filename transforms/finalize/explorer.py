@@ -26,9 +26,9 @@ import pyarrow.parquet as pq
 from transforms.core import io_utils
 from transforms.finalize.files import write_text
 from transforms.finalize.relative import input_root, strip_root
+from transforms.core.constants import SPLITS
 
 FOLDER = "explorer"
-SPLITS = ("train", "dev", "test")
 _QUERY_COLUMNS = ["id", "passage_id", "source", "origin", "url", "passage", "entities",
                   "query", "answers"]
 _REJECTED_COLUMNS = ["stage", "reason", "article_id", "record_id", "detail"]

@@ -3,8 +3,8 @@ and 95% bootstrap interval, cells under bootstrap.MIN_READABLE_N queries marked 
 to read, each baseline under its one name (models/baseline_catalog.py), and ReCoRD's own
 figures measured with the same code (record_reference.py)."""
 from models.baseline_catalog import CATALOG, label
+from transforms.core.constants import SPLITS
 
-SPLITS = ("train", "dev", "test")
 SECTIONS = (("candidates", "candidates"), ("dropped", "dropped by the filter"),
             ("released", "released"))
 

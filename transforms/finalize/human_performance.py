@@ -32,8 +32,8 @@ from transforms.core.config import setting
 from transforms.core import record_metric as M
 from transforms.human_filtering import answers as A
 from transforms.human_filtering.worker_quality import HELDOUT, VERDICT
+from transforms.core.constants import SPLITS
 
-SPLITS = ("train", "dev", "test")
 OVERALL = "overall"
 NOT_MEASURED = "no human performance measured"
 #: ReCoRD's own figures (the paper), printed beside ours.

@@ -13,8 +13,8 @@ import math
 from typing import Iterable, Mapping, Optional
 
 from transforms.core.hashing import stable_hash
+from transforms.core.constants import SPLITS  # noqa: F401 - splits.SPLITS is imported by others
 
-SPLITS = ("train", "dev", "test")
 VALID_FOR = ("train", "dev_test", "none")
 _SCALE = float(2 ** 64)
 _EPS = 1e-9

@@ -12,9 +12,9 @@ from transforms.core.hashing import fold_of
 from transforms.core.rules import Rule, first_rejection
 from transforms.generation.passages import CandidateSentence, Entity, Passage
 from transforms.curation.variants import is_ambiguous
+from transforms.core.constants import PLACEHOLDER
 
 STAGE = "query"
-PLACEHOLDER = "@placeholder"
 
 
 @dataclass(frozen=True)

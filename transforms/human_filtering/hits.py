@@ -13,9 +13,9 @@ from importlib import resources
 
 from transforms.core.hashing import short_digest
 from transforms.core.record_metric import normalize_answer
+from transforms.core.constants import PLACEHOLDER
 
 HIGHLIGHT = "\n@highlight\n"
-PLACEHOLDER = "@placeholder"
 _SLOT_TOKEN = "__SFX__"
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 #: Input columns of one task; a HIT of N > 1 tasks suffixes them `_1` ... `_N`.
