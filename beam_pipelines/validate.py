@@ -8,12 +8,12 @@ the absence of leakage across splits (ids, passages, articles, passage texts, UR
 near-duplicate clusters), the split policy's origins, stats.json, the ReCoRD JSON and
 SuperGLUE exports field by field against the shards, and the lm_eval and explorer files.
 A file it cannot read is a violation, never a traceback. Exits 1 naming the first
-violations, 0 when clean (transforms/finalize/validation.py).
+violations, 0 when clean (transforms/finalize/publish/validation.py).
 """
 import logging
 import sys
 
-from transforms.finalize.validation import (REQUIRED_FILES, check_manifest,  # noqa: F401
+from transforms.finalize.publish.validation import (REQUIRED_FILES, check_manifest,  # noqa: F401
                                             check_near_dup_clusters, check_release,
                                             first_violations, release_fingerprint)
 

@@ -22,7 +22,7 @@ import pathlib
 import re
 import sys
 
-from transforms.finalize import near_duplicates as N
+from transforms.finalize.splits import near_duplicates as N
 
 CORPUS = pathlib.Path(__file__).resolve().parents[2] / "shared" / "corpus"
 _WORDS = re.compile(r"\w+")

@@ -12,8 +12,8 @@ from apache_beam.testing.util import assert_that, equal_to
 
 from transforms.core.accounting import COUNTS, SumCounts
 from transforms.core.schema import REJECTED_SCHEMA
-from transforms.finalize.fates import ArticleFates, filter_stopped_at, read_filter_rejected
-from transforms.finalize.report import filter_rejected_problems
+from transforms.finalize.report.fates import ArticleFates, filter_stopped_at, read_filter_rejected
+from transforms.finalize.report.assemble import filter_rejected_problems
 
 ANSWERED = ("adversary", "answered_by_adversary")
 

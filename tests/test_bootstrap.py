@@ -1,4 +1,4 @@
-"""The hardness report's 95% intervals (transforms/finalize/bootstrap.py): the Poisson
+"""The hardness report's 95% intervals (transforms/finalize/report/bootstrap.py): the Poisson
 bootstrap against the textbook interval of a proportion, its determinism, and the same
 result from a Beam combine with any bundling as from one pass."""
 import math
@@ -8,7 +8,7 @@ import pytest
 from apache_beam.testing.test_pipeline import TestPipeline as BeamPipeline
 from apache_beam.testing.util import assert_that, equal_to
 
-from transforms.finalize import bootstrap
+from transforms.finalize.report import bootstrap
 
 
 def _hits(n, every):

@@ -254,7 +254,7 @@ def test_balance_plan_over_released_queries_counts_each_as_kept():
 
 @pytest.mark.fast
 def test_card_sentence_puts_the_drop_sampler_after_the_release_rules():
-    from transforms.finalize.filter_card import filter_sentence
+    from transforms.finalize.report.filter_card import filter_sentence
     stages = {"adversary": {"in": 100, "out": 50, "rejected": 50,
                             "reasons": {"answered_by_adversary": 50}},
               "release": {"in": 50, "out": 40, "rejected": 10,

@@ -10,9 +10,9 @@ from apache_beam.testing.test_pipeline import TestPipeline as BeamTestPipeline
 from apache_beam.testing.util import assert_that, equal_to
 
 from transforms.core.accounting import COUNTS, SumCounts
-from transforms.finalize import exports
-from transforms.finalize import invariants
-from transforms.finalize.export_writer import WriteExports
+from transforms.finalize.exports import layouts as exports
+from transforms.finalize.publish import invariants
+from transforms.finalize.exports.export_writer import WriteExports
 
 
 def _load(record_format_dir):

@@ -18,7 +18,8 @@ from transforms.core.preflight import InputError
 from transforms.core.schema import GENERATION_FATE_SCHEMA, SCORED_SCHEMA
 from transforms.core.stage import StageFailed
 from transforms.core import record_metric
-from transforms.finalize import exports, near_duplicates, splits
+from transforms.finalize.exports import layouts as exports
+from transforms.finalize.splits import near_duplicates, rules as splits
 
 SPLITS = ("train", "dev", "test")
 PEOPLE = ["Maria Lopez", "Tom Becker", "Aisha Khan", "Li Wei", "Omar Haddad", "Sara Novak",
@@ -308,7 +309,7 @@ def test_rerun_gives_identical_output(built, tmp_path):
                  "superglue/val.jsonl", "superglue/test.jsonl", "passage_length.png"):
         assert (again / name).read_bytes() == (dataset / name).read_bytes(), name
     # the card too, but for the release fingerprint: stats.json records num_shards
-    from transforms.finalize.fingerprint import masked
+    from transforms.finalize.publish.fingerprint import masked
     assert masked((again / "README.md").read_text()) == masked((dataset / "README.md").read_text())
     first, second = _stats(dataset), _stats(again)
     assert second["funnel"] == first["funnel"] and second["table1"] == first["table1"]
@@ -529,7 +530,7 @@ def test_real_corpus_release_keeps_the_most_frequent_share_and_reports_hardness(
     0.21), measured again here from the shards; stats.json `hardness` and the card hold
     every baseline on candidates, dropped and released queries of dev and test."""
     from models.hardness import answer_is_most_frequent
-    from transforms.finalize.hardness import BASELINES, SECTIONS
+    from transforms.finalize.report.hardness import BASELINES, SECTIONS
     dataset = real_run / "dataset"
     rows = [r for s in SPLITS for r in _rows(dataset, s)]
     answered = {r["id"] for r in pq.read_table(real_run / "filtered" / "scored").to_pylist()
@@ -570,7 +571,7 @@ def test_real_corpus_release_holds_no_local_path_and_its_card_counts_the_filter(
     """Every file `publish` would upload, Parquet cells included, is free of the run's
     temporary folder and the corpus' local path; the card's sentence on the filter gives
     the counts of filtered/rejected and of filtered/scored joined to the shards."""
-    from transforms.finalize import publish
+    from transforms.finalize.publish import upload as publish
     from tests.test_release_hygiene import _text_of
     dataset = real_run / "dataset"
     for name in publish.prepare(str(dataset), allow_unknown_license=True)["files"]:

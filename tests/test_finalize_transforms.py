@@ -12,14 +12,14 @@ from apache_beam.testing.util import assert_that, equal_to
 
 from transforms.core.accounting import COUNTS, REJECTED, SumCounts
 from transforms.core.schema import DATASET_SCHEMA
-from transforms.finalize import splits
-from transforms.finalize.assign import AssignSplits
-from transforms.finalize.dataset_stats import Table1, distributions, summarize_counts, table1
-from transforms.finalize.dedupe import DropDuplicateQueries
-from transforms.finalize.fates import ArticleFates
-from transforms.finalize.grouping import GroupArticles
-from transforms.finalize.shards import WriteSplitShards
-from transforms.finalize.verdicts import ApplyHumanValidation, verdict_source
+from transforms.finalize.splits import rules as splits
+from transforms.finalize.splits.assign import AssignSplits
+from transforms.finalize.report.dataset_stats import Table1, distributions, summarize_counts, table1
+from transforms.finalize.splits.dedupe import DropDuplicateQueries
+from transforms.finalize.report.fates import ArticleFates
+from transforms.finalize.splits.grouping import GroupArticles
+from transforms.finalize.exports.shards import WriteSplitShards
+from transforms.finalize.splits.verdicts import ApplyHumanValidation, verdict_source
 
 
 def _row(qid, article, passage="P", url=None, query="Q @placeholder", origin="public",

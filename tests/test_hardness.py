@@ -9,8 +9,8 @@ import pytest
 
 from models import baselines, embedding_reader, hardness
 from models.features import candidates
-from transforms.finalize import hardness as report_mod
-from transforms.finalize.hardness_card import hardness_lines
+from transforms.finalize.report import hardness as report_mod
+from transforms.finalize.report.hardness_card import hardness_lines
 
 
 def make_row(parts, query, answer, qid="q", labels=None):
@@ -71,7 +71,7 @@ def test_record_reference_is_measured_on_the_files_it_names(record_format_dir):
     (the third-party files outside the corpus are checked where they are present)."""
     import hashlib
     from benchmarks import record_reference as rr
-    from transforms.finalize.record_reference import RECORD_REFERENCE as REF
+    from transforms.finalize.report.record_reference import RECORD_REFERENCE as REF
     stored = {s["file"]: s for s in REF["sources"]}
     assert set(stored) >= {"allennlp_models_record.json", "train.jsonl", "examples.json"}
     present = 0
@@ -238,7 +238,7 @@ def test_fates_tag_each_candidate_with_its_articles_split():
 
 
 def test_report_cells_carry_n_and_intervals_and_small_cells_are_marked():
-    from transforms.finalize import bootstrap
+    from transforms.finalize.report import bootstrap
     em = {f"q{i:03d}": (float(i % 4 == 0), 0.5 + 0.5 * (i % 4 == 0)) for i in range(40)}
     cells = []
     for name in report_mod.BASELINES:

@@ -34,7 +34,7 @@ import pytest
 
 from beam_pipelines import evaluate, finalize
 from beam_pipelines import human_validation as hv
-from transforms.finalize import human_performance as HP
+from transforms.finalize.report import human_performance as HP
 from transforms.core.record_metric import normalize_answer
 from transforms.human_filtering import simulate, tokens
 from transforms.human_filtering.fields import UserError

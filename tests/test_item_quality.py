@@ -6,7 +6,7 @@ import json
 import pytest
 
 from tests.item_rows import NEIGHBOUR, NEIGHBOUR_ENTS, SNOOKER, SNOOKER_ENTS, row
-from transforms.finalize.item_quality import RECORD_FLAGS, item_quality_lines, section
+from transforms.finalize.report.item_quality import RECORD_FLAGS, item_quality_lines, section
 from transforms.audit import audit
 from transforms.quality import flags
 from transforms.quality.labels import LabelsError, parse_labels, quality, wilson

@@ -35,7 +35,7 @@ def test_ruff_finds_nothing():
 def test_rooms_import_only_downward():
     done = _run([_tool("lint-imports"), "--no-cache"])
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    assert "1 kept, 0 broken" in done.stdout
+    assert "0 broken" in done.stdout and " kept" in done.stdout
 
 
 def test_the_layers_contract_catches_an_upward_import(tmp_path):
@@ -44,7 +44,7 @@ def test_the_layers_contract_catches_an_upward_import(tmp_path):
     shutil.copytree(REPO, probe, ignore=shutil.ignore_patterns(
         ".venv", ".git", "out", "__pycache__", "tests", "docs", "benchmarks", "*.egg-info"))
     with open(probe / "transforms" / "core" / "hashing.py", "a", encoding="utf-8") as f:
-        f.write("\nimport transforms.finalize.files  # an upward arrow\n")
+        f.write("\nimport transforms.finalize.exports.files  # an upward arrow\n")
     done = subprocess.run([_tool("lint-imports"), "--no-cache"], cwd=probe, capture_output=True,
                           text=True, timeout=300, env=dict(os.environ, PYTHONPATH=str(probe)))
     assert done.returncode != 0

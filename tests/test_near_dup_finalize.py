@@ -12,7 +12,7 @@ import pytest
 from beam_pipelines import validate
 from transforms.core import manifest
 from transforms.core.schema import GENERATION_FATE_SCHEMA
-from transforms.finalize import near_duplicates as N
+from transforms.finalize.splits import near_duplicates as N
 from tests.test_finalize import run_finalize, write_filtered
 from tests.test_near_duplicates import real_stories, reprint, updated
 

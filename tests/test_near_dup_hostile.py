@@ -14,7 +14,7 @@ from beam_pipelines import validate
 from benchmarks.near_dup_attacks import EVASIONS, bbc_stories, bridge_chain, drift_chain
 from transforms.core import manifest
 from transforms.core.schema import GENERATION_FATE_SCHEMA
-from transforms.finalize import near_duplicates as N
+from transforms.finalize.splits import near_duplicates as N
 from transforms.core.near_dup_text import fold
 from tests.test_finalize import run_finalize, write_filtered
 

@@ -11,8 +11,8 @@ from apache_beam.testing.test_pipeline import TestPipeline
 from apache_beam.testing.util import assert_that, equal_to
 
 from transforms.core.accounting import COUNTS, SumCounts
-from transforms.finalize import near_duplicates as N
-from transforms.finalize.near_dup_beam import NearDuplicateClusters
+from transforms.finalize.splits import near_duplicates as N
+from transforms.finalize.splits.near_dup_beam import NearDuplicateClusters
 
 SIGN, CONFIG = N.SignatureConfig(), N.NearDupConfig()
 

@@ -13,7 +13,7 @@ from apache_beam.testing.util import assert_that, equal_to
 
 from models import embedding_reader
 from models.reader_handler import PassageReaderHandler
-from transforms.finalize import hardness as report_mod
+from transforms.finalize.report import hardness as report_mod
 
 
 def record_rows(record_format_dir) -> list:

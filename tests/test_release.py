@@ -16,8 +16,9 @@ from tests.test_finalize import fixture_rows, run_finalize, write_filtered
 from transforms.core import manifest
 from transforms.core.preflight import InputError
 from transforms.core.schema import REJECTED_SCHEMA
-from transforms.finalize import hub, publish, report
-from transforms.finalize.shards import WriteSortedShards
+from transforms.finalize.publish import hub, upload as publish
+from transforms.finalize.report import assemble as report
+from transforms.finalize.exports.shards import WriteSortedShards
 
 SPLITS = ("train", "dev", "test")
 

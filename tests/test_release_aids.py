@@ -80,14 +80,14 @@ def test_lm_eval_task_names_are_checked():
 
 
 def test_lm_eval_yaml_leaves_out_empty_splits():
-    from transforms.finalize.lm_eval_export import task_yaml
+    from transforms.finalize.exports.lm_eval_export import task_yaml
     text = task_yaml("t", {"train": 3, "dev": 0, "test": 2})
     assert "validation_split" not in text and "training_split: train" in text
     assert "test_split: test" in text and "task: t\n" in text
 
 
 def test_explorer_sample_is_bounded_and_deterministic(release, tmp_path):
-    from transforms.finalize.explorer import explorer_data
+    from transforms.finalize.report.explorer import explorer_data
     data = explorer_data(str(release), str(release.parent), str(release.parent / "filtered"), 2, 1)
     assert all(len(q) <= 2 for q in data["queries"].values())
     for split, queries in data["queries"].items():
@@ -165,7 +165,7 @@ def with_emoji(row: dict, n: int) -> dict:
 
 @pytest.mark.fast
 def test_explorer_offsets_count_utf16_units():
-    from transforms.finalize.explorer import utf16_offsets
+    from transforms.finalize.report.explorer import utf16_offsets
     text = "a\U0001F600b\U0001F30Dc"
     at = utf16_offsets(text)
     assert [at(i) for i in range(len(text) + 1)] == [0, 1, 3, 4, 6, 7]
@@ -180,7 +180,7 @@ def test_explorer_marks_the_answers_after_emoji_in_chromium(record_format_dir, t
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     from tests.test_finalize import real_rows
     from transforms.core.schema import DATASET_SCHEMA
-    from transforms.finalize.explorer import write_explorer
+    from transforms.finalize.report.explorer import write_explorer
     rows = [dict(with_emoji(r, n), split="dev") for n, r in enumerate(real_rows(record_format_dir))]
     for r in rows:                                    # the reshaped rows still hold the contract
         assert all(r["passage"][s["start"]:s["end"]] == s["text"] for s in r["entities"] + r["answers"])

@@ -16,7 +16,8 @@ from beam_pipelines import publish as publish_cli
 from transforms.core import manifest
 from transforms.core.preflight import InputError
 from transforms.core.schema import GENERATION_FATE_SCHEMA, SCORED_SCHEMA
-from transforms.finalize import publish, split_warnings
+from transforms.finalize.publish import upload as publish
+from transforms.finalize.splits import split_warnings
 from tests.test_finalize import ANSWERED, fixture_rows, run_finalize, write_filtered
 
 SPLITS = ("train", "dev", "test")

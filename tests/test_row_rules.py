@@ -5,7 +5,7 @@ import pytest
 from transforms.core.rules import first_rejection
 from transforms.finalize.row_rules import (DEDUPE_RULES, SPLIT_RULES, VALIDATION_RULES, Copies,
                                            Placement, Verdicts)
-from transforms.finalize.splits import bridge_group
+from transforms.finalize.splits.rules import bridge_group
 
 pytestmark = pytest.mark.fast
 ROW = {"id": "p1-001-00", "article_id": "a1", "_valid_for": "train"}

@@ -9,7 +9,7 @@ the automated flags (`flags.py`).
 
 Labels: `record(run, dataset, file)` merges the file's labels into `<run>/audit/
 labels.json` (a later label for an id replaces an earlier one) and applies them to the
-written release through `finalize/item_quality.py` (what finalize does when it runs), then
+written release through `finalize/report/item_quality.py` (what finalize does when it runs), then
 rewrites the release's `_MANIFEST.json` and re-records finalize's completion marker, so
 `validate` passes and `build` does not take the release for a damaged one.
 """
@@ -143,7 +143,7 @@ def write_sample(run: str, dataset: str, n: int, seed: int, out=None) -> dict:
     stem = f"sample-seed{seed}-n{n}"
     sheet_path = io_utils.join(folder, stem + ".md")
     labels_path = io_utils.join(folder, stem + ".labels.csv")
-    from transforms.finalize.files import write_text
+    from transforms.finalize.exports.files import write_text
     write_text(sheet_path, sheet + "\n")
     kept_labels = bool(io_utils.glob(labels_path))
     if not kept_labels:
@@ -156,8 +156,8 @@ def record(run: str, dataset: str, labels_file: str) -> dict:
     """Merge the labels into the run's labels.json, apply them to the release, rewrite its
     manifest and re-record finalize's marker; returns the release's `item_quality`."""
     import fsspec
-    from transforms.finalize.files import write_text
-    from transforms.finalize.item_quality import LABELS_FILE, apply_labels, read_labels
+    from transforms.finalize.exports.files import write_text
+    from transforms.finalize.report.item_quality import LABELS_FILE, apply_labels, read_labels
     with fsspec.open(labels_file, "r", encoding="utf-8") as f:
         new = parse_labels(f.read(), labels_file)
     released = {r["id"] for r in iter_rows(dataset, columns=["id"])}
@@ -172,7 +172,7 @@ def record(run: str, dataset: str, labels_file: str) -> dict:
                json.dumps({"labels": dict(sorted(labels.items()))}, indent=1) + "\n")
     before = manifest.read(dataset)
     stats = apply_labels(dataset, labels)
-    from transforms.finalize import fingerprint
+    from transforms.finalize.publish import fingerprint
     _, described = fingerprint.stamp(dataset)       # the card changed: a new fingerprint
     after = manifest.write(dataset, described)
     rerecord_finalize(run, before, after)

@@ -1,5 +1,5 @@
 """Article signatures for near-duplicate detection, as pure functions (no Beam): generate
-signs each article here; finalize (transforms/finalize/near_duplicates.py) bands and
+signs each article here; finalize (transforms/finalize/splits/near_duplicates.py) bands and
 clusters the signatures. The text is folded first (near_dup_text.py), cut into k-word
 shingles and given a seeded MinHash signature (datasketch): the same text gives the same
 signature in every process."""

@@ -267,8 +267,8 @@ def loop_counts(per_query: dict, released: dict, verdicts: dict) -> dict:
 def add_to_release(out: str, validated: str | None, filtered: str, stats: dict) -> dict:
     """Measure, then rewrite the release's stats.json and card with the section."""
     import json
-    from transforms.finalize import dataset_card
-    from transforms.finalize.files import write_text
+    from transforms.finalize.report import dataset_card
+    from transforms.finalize.exports.files import write_text
     stats = dict(stats, human_performance=measure(out, validated, filtered))
     write_text(io_utils.join(out, "stats.json"), json.dumps(stats, indent=2) + "\n")
     shard_files = {s: stats["shards"][s]["files"] for s in SPLITS}

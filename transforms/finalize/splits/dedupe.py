@@ -5,7 +5,7 @@ import apache_beam as beam
 
 from transforms.core.accounting import Count, RuleStep, accounted
 from transforms.finalize.row_rules import DEDUPE_RULES, Copies
-from transforms.finalize.splits import dedup_queries
+from transforms.finalize.splits.rules import dedup_queries
 
 STEP = "dedupe"
 

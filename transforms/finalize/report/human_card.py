@@ -2,7 +2,7 @@
 (human_performance.py): people beside the hardness report's baselines, the human
 filtering figures beside ReCoRD's, and the model-in-the-loop count."""
 from models.baseline_catalog import REPORT, label
-from transforms.finalize.human_performance import NOT_MEASURED, OVERALL, SPLITS
+from transforms.finalize.report.human_performance import NOT_MEASURED, OVERALL, SPLITS
 
 NAMES = {name: label(name) for name in REPORT}
 

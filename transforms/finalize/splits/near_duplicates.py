@@ -24,7 +24,7 @@ from typing import Iterable
 from transforms.core.config import setting
 from transforms.core.signing import (SignatureConfig, article_text, shingles, signature,  # noqa: F401
                                      text_signature, words)
-from transforms.finalize.near_dup_bound import bound_component
+from transforms.finalize.splits.near_dup_bound import bound_component
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,7 @@ def similar_pairs(sigs: dict, config: NearDupConfig) -> set:
 def components(pairs: Iterable[tuple]) -> dict:
     """{article: component key} by union-find over near-duplicate pairs; the key is the
     component's smallest article id. Articles in no pair are absent."""
-    from transforms.finalize.splits import components as union_find
+    from transforms.finalize.splits.rules import components as union_find
     return union_find(pairs)
 
 

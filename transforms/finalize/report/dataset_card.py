@@ -2,11 +2,13 @@
 import io
 import json
 
-from transforms.finalize import filter_card, fingerprint, hub, split_warnings
-from transforms.finalize.hardness_card import hardness_lines
-from transforms.finalize.near_dup_card import near_dup_lines
-from transforms.finalize.human_card import human_lines
-from transforms.finalize.item_quality import item_quality_lines
+from transforms.finalize.publish import fingerprint, hub
+from transforms.finalize.report import filter_card
+from transforms.finalize.splits import split_warnings
+from transforms.finalize.report.hardness_card import hardness_lines
+from transforms.finalize.report.near_dup_card import near_dup_lines
+from transforms.finalize.report.human_card import human_lines
+from transforms.finalize.report.item_quality import item_quality_lines
 
 
 HISTOGRAMS = (  # (file, distribution key, x label)

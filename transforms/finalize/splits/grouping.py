@@ -21,8 +21,8 @@ nothing: it gets its own group `bridge_group(article)`, which AssignSplits rejec
 import apache_beam as beam
 
 from transforms.core.accounting import COUNTS, Count
-from transforms.finalize.keyed import EdgeSetFn, GroupStepFn, join
-from transforms.finalize.splits import bridge_group, link_keys
+from transforms.finalize.splits.keyed import EdgeSetFn, GroupStepFn, join
+from transforms.finalize.splits.rules import bridge_group, link_keys
 
 
 class ArticleLinksFn(GroupStepFn):
@@ -68,7 +68,7 @@ class UnionFindFn(EdgeSetFn):
     """Edges -> {article: group key} for the linked articles (splits.components)."""
 
     def extract_output(self, acc):
-        from transforms.finalize.splits import components
+        from transforms.finalize.splits.rules import components
         return components(acc)
 
 

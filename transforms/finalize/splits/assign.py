@@ -20,9 +20,9 @@ import apache_beam as beam
 from transforms.core.accounting import (COUNTS, REJECTED, Count, RuleStep, SumCounts,
                                         accounted)
 from transforms.core.schema import DATASET_SCHEMA
-from transforms.finalize import splits as S
-from transforms.finalize.keyed import GroupStepFn, join
-from transforms.finalize.quota import PlaceByQuota
+from transforms.finalize.splits import rules as S
+from transforms.finalize.splits.keyed import GroupStepFn, join
+from transforms.finalize.splits.quota import PlaceByQuota
 from transforms.finalize.row_rules import SPLIT_RULES, Placement
 
 STEP = "split"

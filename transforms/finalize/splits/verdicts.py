@@ -23,9 +23,9 @@ import apache_beam as beam
 
 from transforms.core import io_utils
 from transforms.core.accounting import Count, RuleStep, StepFn, Uncounted, accounted
-from transforms.finalize.keyed import join
+from transforms.finalize.splits.keyed import join
 from transforms.finalize.row_rules import VALIDATION_RULES, Verdicts
-from transforms.finalize.splits import VALID_FOR
+from transforms.finalize.splits.rules import VALID_FOR
 
 STEP = "human_validation"
 COLUMNS = ("id", "valid_for")

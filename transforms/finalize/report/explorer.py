@@ -24,8 +24,8 @@ import fsspec
 import pyarrow.parquet as pq
 
 from transforms.core import io_utils
-from transforms.finalize.files import write_text
-from transforms.finalize.relative import input_root, strip_root
+from transforms.finalize.exports.files import write_text
+from transforms.finalize.exports.relative import input_root, strip_root
 from transforms.core.constants import SPLITS
 
 FOLDER = "explorer"
@@ -153,7 +153,7 @@ def explorer_data(dataset_dir: str, run_dir: str, filtered: str, per_split: int,
         io_utils.join(run_dir, "articles", "*.parquet"), ["source_file"]))
     drops, ids = dropped(patterns, per_reason, (root, run_dir.rstrip("/")))
     answered = adversary_answers(io_utils.join(filtered, "scored", "*.parquet"), ids, passages)
-    from transforms.finalize.human_performance import explorer_part
+    from transforms.finalize.report.human_performance import explorer_part
     shown = [q["id"] for qs in queries.values() for q in qs]
     return {"totals": totals, "queries": queries, "drops": drops, "answered": answered,
             "passages": dict(sorted(passages.items())), "offsets": "utf-16",

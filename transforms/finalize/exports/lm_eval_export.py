@@ -17,7 +17,7 @@ import re
 from importlib import resources
 
 from transforms.core import io_utils
-from transforms.finalize.files import write_text
+from transforms.finalize.exports.files import write_text
 
 FOLDER = "lm_eval"
 HUB_SPLITS = (("train", "training_split"), ("validation", "validation_split"),
@@ -85,7 +85,7 @@ def expected_files(task: str, split_rows: dict, shards: dict) -> dict:
 def task_rows(stats: dict) -> dict:
     """{split: queries the task reads} from stats.json: a hidden-test release's test split
     has no answers to score, so the task leaves it out (0)."""
-    from transforms.finalize.hidden_test import hidden
+    from transforms.finalize.exports.hidden_test import hidden
     table = stats.get("table1") or {}
     return {k: 0 if hidden(stats) and k == "test" else (table.get(k) or {}).get("queries")
             for k in ("train", "dev", "test")}

@@ -10,7 +10,7 @@
 """
 import math
 
-from transforms.finalize.splits import SPLITS
+from transforms.finalize.splits.rules import SPLITS
 
 MIN_QUERIES = 100
 SHARE_TOLERANCE = 1 / 3

@@ -30,7 +30,7 @@ def _folder_files(got: dict, folder: str) -> set:
 def check_lm_eval(root: str, stats: dict, got: dict):
     """lm_eval/ holds exactly the two files finalize writes for this release, byte for byte
     (a utils.py given one more line is named even when its manifest entry was rewritten)."""
-    from transforms.finalize import lm_eval_export
+    from transforms.finalize.exports import lm_eval_export
     settings = (stats.get("config") or {}).get("settings") or {}
     task = settings.get("lm_eval_task")
     if not task:
@@ -51,7 +51,7 @@ def check_lm_eval(root: str, stats: dict, got: dict):
 
 def check_explorer(root: str):
     """explorer/ holds the page finalize writes and a data.js that is one JSON value."""
-    from transforms.finalize import explorer
+    from transforms.finalize.report import explorer
     folder = io_utils.join(root, explorer.FOLDER)
     if not _exists(folder):
         return

@@ -113,7 +113,7 @@ def citation_lines(stats: dict) -> list:
 
 def split_names_lines() -> list:
     """The card's table of what each layout calls the splits."""
-    from transforms.finalize.exports import SUPERGLUE_SPLIT
+    from transforms.finalize.exports.layouts import SUPERGLUE_SPLIT
     lines = ["| split | Parquet files and `split` column | `datasets` / hub | "
              "`record/` (ReCoRD JSON) | `superglue/` |", "|---|---|---|---|---|"]
     for s in HUB_SPLIT:

@@ -77,7 +77,7 @@ def bound_component(sigs: dict, pairs: Iterable[tuple], threshold: float,
     """{"clusters": {article: cluster key}, "bridges": [articles], "cut": [articles],
     "full": whether all pairs were compared} for one component: `sigs` {article:
     signature}, `pairs` its near-duplicate pairs (module docstring)."""
-    from transforms.finalize.splits import components
+    from transforms.finalize.splits.rules import components
     ids = sorted(sigs)
     neighbours = {a: set() for a in ids}
     bridges, far_pairs = set(), None

@@ -15,9 +15,9 @@ import apache_beam as beam
 from transforms.core import io_utils
 from transforms.core.accounting import SumCounts
 from transforms.core.funnel import Step, chain_gaps, funnel
-from transforms.finalize import dataset_card, dataset_stats, item_quality
-from transforms.finalize.files import write_bytes, write_text
-from transforms.finalize.splits import SPLITS
+from transforms.finalize.report import dataset_card, dataset_stats, item_quality
+from transforms.finalize.exports.files import write_bytes, write_text
+from transforms.finalize.splits.rules import SPLITS
 
 NAME = "finalize"
 STEPS = (Step("dedupe", "query"), Step("human_validation", "query"), Step("split", "query"),
@@ -135,7 +135,7 @@ def problems(stats: dict, kept_rows: int, partial_validation: bool, group_rounds
     if fates.get("kept_without_fate"):
         out.append(f"article fates: {fates['kept_without_fate']} kept queries belong to "
                    "articles generate gave no candidates for (DIR/articles is stale)")
-    from transforms.finalize.fates import FILTER_STEPS
+    from transforms.finalize.report.fates import FILTER_STEPS
     filtered = next((stages[s] for s in reversed(FILTER_STEPS) if s in stages), None)
     for key, want in (("kept", filtered["out"] if filtered else None),
                       ("released", released)):

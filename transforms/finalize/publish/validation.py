@@ -18,8 +18,9 @@ import pyarrow.parquet as pq
 
 from transforms.core import io_utils, manifest
 from transforms.core.schema import DATASET_SCHEMA
-from transforms.finalize import aids_check, export_check, fingerprint, hidden_test, invariants
-from transforms.finalize.splits import SPLITS, SplitConfig
+from transforms.finalize.exports import hidden_test
+from transforms.finalize.publish import aids_check, export_check, fingerprint, invariants
+from transforms.finalize.splits.rules import SPLITS, SplitConfig
 
 REQUIRED_FILES = ("stats.json", "README.md", "passage_length.png", "query_length.png",
                   "entities_per_passage.png")

@@ -8,8 +8,8 @@ the exports and is named. The shards are held compactly: a digest of each text, 
 """
 import hashlib
 
-from transforms.finalize.exports import SOURCE_NAMES
-from transforms.finalize.invariants import SPLITS, SUPERGLUE_FILES
+from transforms.finalize.exports.layouts import SOURCE_NAMES
+from transforms.finalize.publish.invariants import SPLITS, SUPERGLUE_FILES
 
 
 def _h(text) -> str:

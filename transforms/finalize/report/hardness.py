@@ -24,7 +24,7 @@ import apache_beam as beam
 from models import hardness as H
 from models.baseline_catalog import REPORT, definitions
 from transforms.core.hashing import stable_hash
-from transforms.finalize import bootstrap
+from transforms.finalize.report import bootstrap
 
 BASELINES = REPORT
 TRAINED = ("query_only", "passage_only")
@@ -213,7 +213,7 @@ def report(cells: list, passages: list, trained: list, populations=None,
     for split, m, c, n in sorted(passages):   # one order whatever the workers
         per_split[split] = {"passages": n, "entities_per_passage": round(m / n, 1),
                             "clusters_per_passage": round(c / n, 1)}
-    from transforms.finalize.record_reference import RECORD_REFERENCE
+    from transforms.finalize.report.record_reference import RECORD_REFERENCE
     return {"baselines": base, "definitions": definitions(sorted(base)),
             "most_frequent_share": shares, "adversary_answered": answered,
             "passage_only_agrees": agree,
