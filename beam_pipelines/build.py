@@ -213,7 +213,7 @@ def report(config: BuildConfig) -> None:
         sizes = "see stats.json"
     log.info("build: dataset in %s (%s); read a few queries: python -m beam_pipelines.preview "
              "%s", dataset, sizes, config.paths.output)
-    from transforms.finalize.publish.fingerprint import on_card
+    from transforms.finalize.exports.fingerprint import on_card
     print(f"release fingerprint {on_card(dataset)} (check a copy with python -m "
           f"beam_pipelines.validate DIR/dataset --expect FINGERPRINT)", flush=True)
 

@@ -309,7 +309,7 @@ def test_rerun_gives_identical_output(built, tmp_path):
                  "superglue/val.jsonl", "superglue/test.jsonl", "passage_length.png"):
         assert (again / name).read_bytes() == (dataset / name).read_bytes(), name
     # the card too, but for the release fingerprint: stats.json records num_shards
-    from transforms.finalize.publish.fingerprint import masked
+    from transforms.finalize.exports.fingerprint import masked
     assert masked((again / "README.md").read_text()) == masked((dataset / "README.md").read_text())
     first, second = _stats(dataset), _stats(again)
     assert second["funnel"] == first["funnel"] and second["table1"] == first["table1"]

@@ -49,3 +49,28 @@ def test_the_layers_contract_catches_an_upward_import(tmp_path):
                           text=True, timeout=300, env=dict(os.environ, PYTHONPATH=str(probe)))
     assert done.returncode != 0
     assert "transforms.core is not allowed to import transforms.finalize" in done.stdout
+
+
+def _packages():
+    for root in ("transforms", "models", "runners"):
+        for init in sorted((REPO / root).rglob("__init__.py")):
+            yield init.parent
+
+
+def test_every_package_docstring_maps_its_modules():
+    """A package's docstring lists each of its modules and sub-packages once (`- `name``),
+    so a newcomer finds the room of a change from the package alone."""
+    import ast
+    import re
+    stale = []
+    for pkg in _packages():
+        doc = ast.get_docstring(ast.parse((pkg / "__init__.py").read_text())) or ""
+        listed = set(re.findall(r"^- `(\w+)/?`", doc, flags=re.M))
+        have = {p.stem for p in pkg.glob("*.py") if p.name != "__init__.py"}
+        have |= {d.name for d in pkg.iterdir() if (d / "__init__.py").exists()}
+        if not doc:
+            stale.append(f"{pkg.relative_to(REPO)}: no docstring")
+        elif listed != have:
+            stale.append(f"{pkg.relative_to(REPO)}: missing {sorted(have - listed)}, "
+                         f"gone {sorted(listed - have)}")
+    assert not stale, "\n".join(stale)

@@ -16,7 +16,8 @@ from tests.test_finalize import fixture_rows, run_finalize, write_filtered
 from transforms.core import manifest
 from transforms.core.preflight import InputError
 from transforms.core.schema import REJECTED_SCHEMA
-from transforms.finalize.publish import hub, upload as publish
+from transforms.finalize.publish import upload as publish
+from transforms.finalize.exports import hub
 from transforms.finalize.report import assemble as report
 from transforms.finalize.exports.shards import WriteSortedShards
 

@@ -203,7 +203,7 @@ def test_an_empty_folder_or_no_folder_is_never_ok(tmp_path):
 
 
 def test_the_release_fingerprint_is_on_the_card_and_checked(dataset, tmp_path):
-    from transforms.finalize.publish import fingerprint
+    from transforms.finalize.exports import fingerprint
     (stated,) = fingerprint.stated((dataset / "README.md").read_text())
     out = _validate_cli(dataset, "--expect", f"sha256:{stated}")
     assert out.returncode == 0 and out.stdout.strip() == (
@@ -248,7 +248,7 @@ def test_an_edited_shard_with_its_manifest_entry_rewritten_is_caught(dataset, tm
     manifest)."""
     from tests.test_release import tamper_one_query
     from transforms.core import manifest
-    from transforms.finalize.publish import fingerprint
+    from transforms.finalize.exports import fingerprint
     root = _copy(dataset, tmp_path)
     (original,) = fingerprint.stated((root / "README.md").read_text())
     path, _ = _shard(root, "train")

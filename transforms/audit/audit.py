@@ -172,7 +172,7 @@ def record(run: str, dataset: str, labels_file: str) -> dict:
                json.dumps({"labels": dict(sorted(labels.items()))}, indent=1) + "\n")
     before = manifest.read(dataset)
     stats = apply_labels(dataset, labels)
-    from transforms.finalize.publish import fingerprint
+    from transforms.finalize.exports import fingerprint
     _, described = fingerprint.stamp(dataset)       # the card changed: a new fingerprint
     after = manifest.write(dataset, described)
     rerecord_finalize(run, before, after)

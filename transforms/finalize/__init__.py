@@ -1,5 +1,5 @@
 """The finalize stage (paper section 3.4): kept queries -> the released dataset. stage.py runs
-it; its rooms, each importing only the ones below it (.importlinter): report -> publish ->
+it; its rooms, each importing only the ones below it (.importlinter): publish -> report ->
 exports -> splits.
 
 - `config`: Settings and paths of the finalize stage (paper section 3.4: splits, exports, ...

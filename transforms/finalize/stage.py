@@ -185,7 +185,7 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     place; returns the stats.json it wrote."""
     from transforms.core.progress import Display
     from transforms.finalize.exports import files
-    from transforms.finalize.publish import fingerprint
+    from transforms.finalize.exports import fingerprint
     from transforms.finalize.report.item_quality import record_labels
     from transforms.finalize.report.assemble import empty_split_warning, problems
     from transforms.finalize.splits.split_warnings import split_warnings

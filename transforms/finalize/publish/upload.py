@@ -77,8 +77,8 @@ def prepare(dataset: str, max_violations: int = 5, allow_unknown_license: bool =
     """{"files": what goes up, "bytes": their size, "card": the YAML} after every check;
     raises InputError with one line naming the first problem."""
     from transforms.finalize.publish.validation import first_violations
-    from transforms.finalize.publish import hub
-    from transforms.finalize.publish.fingerprint import on_card
+    from transforms.finalize.exports import hub
+    from transforms.finalize.exports.fingerprint import on_card
     if not os.path.isdir(dataset):
         raise InputError(f"{dataset}: not a folder (pass the released DIR/dataset)")
     files = listing(dataset)

@@ -2,7 +2,7 @@
 import io
 import json
 
-from transforms.finalize.publish import fingerprint, hub
+from transforms.finalize.exports import fingerprint, hub
 from transforms.finalize.report import filter_card
 from transforms.finalize.splits import split_warnings
 from transforms.finalize.report.hardness_card import hardness_lines
