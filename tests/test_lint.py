@@ -74,3 +74,15 @@ def test_every_package_docstring_maps_its_modules():
             stale.append(f"{pkg.relative_to(REPO)}: missing {sorted(have - listed)}, "
                          f"gone {sorted(listed - have)}")
     assert not stale, "\n".join(stale)
+
+
+def test_tests_mirror_the_packages():
+    """Each test module lives in the folder of the room it tests (tests/<room>/), and each
+    such folder is named after a package; shared helpers live in tests/fixtures/."""
+    rooms = {d.name for d in (REPO / "transforms").iterdir() if (d / "__init__.py").exists()}
+    rooms |= {"models", "beam_pipelines", "runners", "benchmarks", "fixtures"}
+    loose = [p.name for p in (REPO / "tests").glob("test_*.py") if p.name != "test_lint.py"]
+    assert not loose, f"test modules outside a room folder: {loose}"
+    folders = {d.name for d in (REPO / "tests").iterdir()
+               if d.is_dir() and (d / "__init__.py").exists()}
+    assert folders <= rooms, f"test folders named after no package: {sorted(folders - rooms)}"

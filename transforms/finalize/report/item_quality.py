@@ -19,7 +19,7 @@ STEP = "item_flags"
 LABELS_FILE = ("audit", "labels.json")
 #: the flags over the real ReCoRD samples in ../shared/corpus/record_format (official JSON
 #: and SuperGLUE train/val lines; test has no answers), `python -m benchmarks.item_flags`;
-#: tests/test_item_quality.py recomputes them.
+#: tests/quality/test_item_quality.py recomputes them.
 RECORD_FLAGS = {
     "source": "ReCoRD samples in record_format (allennlp_models_record.json, SuperGLUE "
               "train/val lines), python -m benchmarks.item_flags",
