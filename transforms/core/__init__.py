@@ -1,8 +1,9 @@
 """What every room shares (the bottom layer): rules and accounting, settings, hashing,
-manifests and run folders, the ReCoRD metric, article signatures, names such as the
-placeholder.
+manifests and run folders, the ReCoRD metric, article signatures, union-find components,
+names such as the placeholder.
 
 - `accounting`: Every step accounts for what came in, what went out and what was rejected
+- `components`: Connected components by union-find, the one implementation every room uses: ...
 - `config`: Frozen settings dataclasses as the one source of a stage's knobs
 - `constants`: Names every room shares: the cloze placeholder and the release's split names
 - `funnel`: The funnel of a stage, as plain data (no Beam): the steps, their accounts, the gaps

@@ -23,6 +23,8 @@ import unicodedata
 
 import regex
 
+from transforms.core.components import components
+
 _UNSEEN = regex.compile(r"[\p{M}\p{Default_Ignorable_Code_Point}\p{Cf}\p{Co}\p{Cn}\u2800]+")
 _ENTITY_ROUNDS = 3
 
@@ -64,25 +66,11 @@ def confusable_tables() -> tuple:
     alone). The first table runs before case folding: Cyrillic `Н` is Latin `H`, though
     its lower case `н` looks like no Latin letter."""
     from confusable_homoglyphs.confusables import confusables_data
-    parent = {}
-
-    def find(c):
-        parent.setdefault(c, c)
-        while parent[c] != c:
-            parent[c] = parent[parent[c]]
-            c = parent[c]
-        return c
-
-    for char, glyphs in confusables_data.items():
-        for glyph in glyphs:
-            other = glyph["c"]
-            if len(char) == 1 and len(other) == 1:
-                a, b = find(char), find(other)
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
+    key = components((char, glyph["c"]) for char, glyphs in confusables_data.items()
+                     for glyph in glyphs if len(char) == 1 and len(glyph["c"]) == 1)
     classes = {}
-    for c in list(parent):
-        classes.setdefault(find(c), []).append(c)
+    for c, root in key.items():
+        classes.setdefault(root, []).append(c)
     cased, table = {}, {}
     for members in classes.values():
         proto = _prototype(members)

@@ -12,6 +12,7 @@ import hashlib
 import math
 from typing import Iterable, Mapping, Optional
 
+from transforms.core.components import components as union_find
 from transforms.core.hashing import stable_hash
 from transforms.core.constants import SPLITS  # noqa: F401 - splits.SPLITS is imported by others
 
@@ -117,22 +118,7 @@ def components(pairs: Iterable[tuple], nodes: Iterable = ()) -> dict:
     """{node: component key} by union-find over `pairs` (and `nodes`, alone unless a pair
     joins them); a component's key is its smallest member. Shared by the article groups
     below and the near-duplicate clusters (near_duplicates.py)."""
-    parent = {}
-
-    def find(x):
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for node in nodes:
-        find(node)
-    for a, b in sorted(pairs):
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-    return {a: find(a) for a in sorted(parent)}
+    return union_find(pairs, nodes)
 
 
 def group_articles(links: Iterable[tuple]) -> dict:
