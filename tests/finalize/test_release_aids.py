@@ -255,7 +255,7 @@ def test_lm_eval_refuses_foreign_extra_or_moved_shards_with_one_line(release, tm
     assert _refusal(REPO_TEMPLATES).startswith("error: ")          # the template itself
 
 
-REPO_TEMPLATES = pathlib.Path(__file__).resolve().parents[2] / "beam_pipelines" / "templates" / "lm_eval"
+REPO_TEMPLATES = pathlib.Path(__file__).resolve().parents[2] / "transforms" / "finalize" / "exports" / "templates" / "lm_eval"
 
 
 def test_lm_eval_through_the_harness_refuses_an_extra_shard(release, tmp_path):

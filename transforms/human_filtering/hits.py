@@ -191,7 +191,7 @@ def csv_columns(per_hit: int) -> list[str]:
 # --- the page ---------------------------------------------------------------------------
 
 def _template_text(name: str) -> str:
-    return resources.files("beam_pipelines").joinpath("templates", name).read_text("utf-8")
+    return resources.files("transforms.human_filtering").joinpath("templates", name).read_text("utf-8")
 
 
 def page_template(per_hit: int = 1) -> str:

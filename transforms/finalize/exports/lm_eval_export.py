@@ -37,7 +37,7 @@ def check_task_name(name: str) -> str:
 
 
 def _template(name: str) -> str:
-    return resources.files("beam_pipelines").joinpath("templates", FOLDER, name) \
+    return resources.files("transforms.finalize.exports").joinpath("templates", FOLDER, name) \
         .read_text("utf-8")
 
 

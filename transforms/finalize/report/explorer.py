@@ -162,7 +162,7 @@ def explorer_data(dataset_dir: str, run_dir: str, filtered: str, per_split: int,
 
 
 def page() -> str:
-    return resources.files("beam_pipelines").joinpath("templates", "explorer.html") \
+    return resources.files("transforms.finalize.report").joinpath("templates", "explorer.html") \
         .read_text("utf-8")
 
 
