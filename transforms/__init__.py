@@ -3,6 +3,7 @@ the rooms below it (.importlinter; docs/pipeline.md, "Rooms"):
 
 - `stages`: the stages of Figure 2 and what each reads and writes
 - `builder`: the stages chained (`build`): markers, fingerprints, the lock
+- `compose`: a build's configuration: defaults, then the config file, then flags
 - `audit/`: the reading audit of a finished release
 - `finalize/`: splits, exports, the report and the card, publishing (section 3.4)
 - `human_filtering/`: human validation (section 3.4)

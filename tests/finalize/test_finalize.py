@@ -426,7 +426,8 @@ def test_flags_are_strict_and_settings_checked(tmp_path):
     with pytest.raises(InputError, match="shard_rows must be at least 1"):
         finalize.run(["--filtered", str(tmp_path), "--output", str(tmp_path / "o"),
                       "--shard_rows", "0"])
-    args, _ = finalize.common.parse(finalize.build_parser(), [
+    from beam_pipelines import common
+    args, _ = common.parse(finalize.build_parser(), [
         "--filtered", "f", "--output", "o", "--dev_test_origin_ratio", "public:0.3,crawled:0.7",
         "--train_origins", "public", "--paper_split_policy"])
     config = finalize.config_from_args(args).settings.split_config()

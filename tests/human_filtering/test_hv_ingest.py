@@ -408,7 +408,7 @@ def test_build_ingests_a_csv_against_the_runs_own_hits(exported, tmp_path):
     """`build --results results.csv` checks the CSV against DIR/hits, where export puts them."""
     import shutil
     from transforms.human_filtering.fields import UserError
-    from transforms.stages import BuildConfig, BuildPaths, _run_ingest
+    from transforms.stages import BY_NAME, BuildConfig, BuildPaths
     hits_dir, rows, hits = exported
     h = next(h for h in hits if h["gold"] == "0")
     wrong = _click(h, rows[h["query_id"]], False)
@@ -417,8 +417,8 @@ def test_build_ingests_a_csv_against_the_runs_own_hits(exported, tmp_path):
                                      for w in ("w1", "w2")])
     config = BuildConfig(BuildPaths((), str(tmp_path / "run"), str(tmp_path / "r.csv")))
     with pytest.raises(UserError, match="needs --hits"):
-        _run_ingest(config, str(tmp_path / "staging"), None, {})
+        BY_NAME["human_validation"].run_in_build(config, str(tmp_path / "staging"), None, {})
     shutil.copytree(hits_dir, tmp_path / "run" / "hits")
-    summary = _run_ingest(config, str(tmp_path / "staging"), None, {})
+    summary = BY_NAME["human_validation"].run_in_build(config, str(tmp_path / "staging"), None, {})
     assert summary["rejected_results"] == {"differs_from_hit": 2}
     assert summary["valid_for"]["dev_test"] == 0

@@ -288,7 +288,9 @@ def test_a_file_deleted_after_the_start_is_in_the_funnel(corpus_dir, tmp_path, c
     args, _ = generate.common.parse(generate.build_parser(), [
         "--input", str(tmp_path / "*.story"), "--output", str(tmp_path / "out")])
     config = generate.config_from_args(args)
-    files, total = generate.preflight(config)
+    from transforms.stages import BY_NAME
+    planned = BY_NAME["generate"].preflight(config)
+    files, total = planned["files"], planned["total"]
     assert total == 2
     (tmp_path / stories[1].name).unlink()
     stats = stage.run(config, Runtime(workers=1), files, total)

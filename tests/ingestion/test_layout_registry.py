@@ -90,4 +90,4 @@ def test_the_worked_example_in_docs_is_the_code():
     assert "    tsv_table.LAYOUT," in blocks[1]
     assert "    tsv_table.LAYOUT," in (root / "transforms/ingestion/registry.py").read_text()
     assert blocks[2].startswith("def test_") and blocks[2] in (
-        root / "tests" / "test_tsv_layout.py").read_text()
+        root / "tests" / "ingestion" / "test_tsv_layout.py").read_text()
