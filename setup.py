@@ -35,6 +35,13 @@ INSTALL_REQUIRES = [
     "confusable-homoglyphs>=3.3.1,<4",  # ... signed with look-alike letters folded (UTS #39)
     "regex>=2026.11.19",        # ... and Unicode properties (default-ignorable code points)
     "huggingface-hub>=2.4.0,<3",  # publish: upload a release folder
+    "httpx2>=2.16.2,<3",        # ... its transport errors, told apart
+    "pyyaml>=6.0.4,<7",         # the card's YAML metadata; Flink's config file
+    "requests>=2.34.2,<3",      # pre-flight: reachability of a gs:// bucket
+    "google-auth>=2.63.0,<3",   # pre-flight: Google Cloud credentials
+    "aiohttp>=3.14.5,<4",       # (gcsfs') network errors, told apart
+    "anyio>=4.16.0,<5",         # human_validation serve: the worker thread pool
+    "grpcio>=1.85.3,<2",        # the portable runner's external worker pool (Flink)
 ]
 
 EXTRAS_REQUIRE = {

@@ -86,3 +86,34 @@ def test_tests_mirror_the_packages():
     folders = {d.name for d in (REPO / "tests").iterdir()
                if d.is_dir() and (d / "__init__.py").exists()}
     assert folders <= rooms, f"test folders named after no package: {sorted(folders - rooms)}"
+
+
+def test_every_third_party_import_is_declared_in_setup_py():
+    """A module the library imports comes from a requirement of setup.py (Dataflow workers
+    install from it), not from whatever another package happened to pull in."""
+    import ast
+    import importlib.metadata as md
+    import re
+    declared = {d.lower().replace("_", "-") for d in re.findall(
+        r'^\s+"([A-Za-z0-9_.\-]+)[\[<>=!~ ]', (REPO / "setup.py").read_text(), flags=re.M)}
+    ours = {"transforms", "models", "beam_pipelines", "runners", "benchmarks", "tests"}
+    dists = md.packages_distributions()
+    missing = {}
+    for root in ("transforms", "models", "beam_pipelines", "runners"):
+        for path in (REPO / root).rglob("*.py"):
+            if "templates" in path.parts:      # shipped into the release, not imported
+                continue
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                    names = [node.module]
+                else:
+                    continue
+                for top in {n.split(".")[0] for n in names}:
+                    if top in sys.stdlib_module_names or top in ours:
+                        continue
+                    owners = {d.lower().replace("_", "-") for d in dists.get(top, [])}
+                    if not owners & declared:
+                        missing.setdefault(top, str(path.relative_to(REPO)))
+    assert not missing, f"imported but not declared in setup.py: {missing}"
