@@ -35,6 +35,13 @@ INSTALL_REQUIRES = [
     "confusable-homoglyphs>=3.3.1,<4",  # ... signed with look-alike letters folded (UTS #39)
     "regex>=2026.11.19",        # ... and Unicode properties (default-ignorable code points)
     "huggingface-hub>=2.4.0,<3",  # publish: upload a release folder
+    "httpx2>=2.16.2,<3",        # ... its transport errors, told apart
+    "pyyaml>=6.0.4,<7",         # the card's YAML metadata; Flink's config file
+    "requests>=2.34.2,<3",      # pre-flight: reachability of a gs:// bucket
+    "google-auth>=2.63.0,<3",   # pre-flight: Google Cloud credentials
+    "aiohttp>=3.14.5,<4",       # (gcsfs') network errors, told apart
+    "anyio>=4.16.0,<5",         # human_validation serve: the worker thread pool
+    "grpcio>=1.85.3,<2",        # the portable runner's external worker pool (Flink)
 ]
 
 EXTRAS_REQUIRE = {
@@ -45,6 +52,8 @@ EXTRAS_REQUIRE = {
         "playwright>=1.65.2,<2",   # drives Debian's /usr/bin/chromium; never downloads a browser
         "lm-eval>=0.4.13,<0.5",    # the lm-evaluation-harness export is loaded by its TaskManager
         "hypothesis>=6.170.15,<7",  # property tests (CSV parts vs whole file)
+        "ruff>=0.17.6,<0.18",       # lint (ruff.toml), run by tests/test_lint.py
+        "import-linter>=2.17,<3",   # the rooms' import layers (.importlinter)
     ],
 }
 
@@ -69,7 +78,10 @@ setup(
     license="Apache-2.0",
     python_requires=">=3.10",
     packages=find_packages(include=["beam_pipelines*", "transforms*", "models*", "runners*"]),
-    package_data={"beam_pipelines": ["sample_corpus/*", "templates/*", "templates/lm_eval/*"]},
+    package_data={"beam_pipelines": ["sample_corpus/*"],
+                  "transforms.human_filtering": ["templates/*"],
+                  "transforms.finalize.report": ["templates/*"],
+                  "transforms.finalize.exports": ["templates/lm_eval/*"]},
     include_package_data=True,
     install_requires=INSTALL_REQUIRES,
     extras_require=EXTRAS_REQUIRE,

@@ -35,7 +35,7 @@ def parse_args(argv):
 def run(argv=None) -> str:
     """Draw and write the sample, or record the labels; returns what the command prints."""
     args = parse_args(argv)
-    from transforms.quality.audit import locate, main_labels, main_sample
+    from transforms.audit.audit import locate, main_labels, main_sample
     run_dir, dataset = locate(args.run)
     if args.labels:
         return main_labels(run_dir, dataset, args.labels)

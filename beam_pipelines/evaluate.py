@@ -23,7 +23,7 @@ import fsspec
 
 from models.baseline_catalog import CATALOG, EVALUATE
 from transforms.core import safejson
-from transforms.finalize import record_metric
+from transforms.core import record_metric
 
 BASELINES = EVALUATE
 
@@ -122,7 +122,7 @@ def run(argv=None) -> dict:
     elif args.baseline:
         predictions = baseline_predictions(args.baseline, candidates, args.seed, entries)
     if args.human:
-        from transforms.finalize.human_performance import compare
+        from transforms.finalize.report.human_performance import compare
         from transforms.human_filtering import answers
         result = compare(gold, answers.load(args.human, args.hits), predictions,
                          args.human_answer)

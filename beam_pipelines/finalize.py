@@ -8,15 +8,11 @@ Parquet shards, ReCoRD JSON, SuperGLUE jsonl, article fates, stats.json (one fun
 files read to released queries), dataset card. Written under `<output>.tmp` and moved into
 place only when every check holds. See docs/finalize.md.
 """
-from beam_pipelines import common
-from transforms.core import config as C
-from transforms.finalize.config import FinalizeConfig, FinalizePaths, FinalizeSettings
-
-SETTINGS = tuple(C.leaves(FinalizeSettings))
+from beam_pipelines.command import StageCommand
+from transforms.stages import BY_NAME
 
 
-def build_parser():
-    p = common.parser(__doc__.split("\n")[0])
+def add_paths(p):
     p.add_argument("--filtered", required=True, help="DIR/filtered (reads kept/ and stats/)")
     p.add_argument("--output", required=True, help="DIR/dataset")
     p.add_argument("--validated", default=None,
@@ -25,40 +21,15 @@ def build_parser():
     p.add_argument("--run_dir", default=None,
                    help="DIR holding stats/generate.json and articles/ (default: the parent "
                         "of --filtered)")
-    common.add_workers_flag(p)
-    C.add_flags(p, SETTINGS, "finalize settings (the released layout's defaults)")
-    return p
 
 
-def config_from_args(args) -> FinalizeConfig:
-    try:
-        settings = C.override(FinalizeSettings(), SETTINGS, C.given(args, SETTINGS))
-    except ValueError as err:
-        raise common.InputError(str(err)) from None
-    return FinalizeConfig(FinalizePaths(args.filtered, args.output, args.validated,
-                                        args.run_dir), settings)
+def paths(args) -> dict:
+    return {"filtered": args.filtered, "output": args.output, "validated": args.validated,
+            "run_dir": args.run_dir}
 
 
-def graph(p, argv, build_args=None):
-    """The job's graph on pipeline `p`, without running it or reading any input (the
-    runners' --dry_run)."""
-    args, _ = common.parse(build_parser(), argv)
-    from transforms.finalize import stage
-    stage.graph(p, config_from_args(args))
-    return args
-
-
-def run(argv=None) -> dict:
-    """Check the inputs, run the job; returns the stats.json it wrote."""
-    args, beam_args = common.parse(build_parser(), argv)
-    from transforms.core.stage import Runtime
-    from transforms.finalize import stage
-    return stage.run(config_from_args(args), Runtime(beam_args=beam_args, workers=args.workers))
-
-
-def main():
-    common.run_main(run, "finalize")
-
+COMMAND = StageCommand(BY_NAME["finalize"], __doc__, add_paths, paths)
+build_parser, config_from_args, graph, run, main = COMMAND.entry_points()
 
 if __name__ == "__main__":
     main()

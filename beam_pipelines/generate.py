@@ -10,10 +10,8 @@ bundled sample corpus.
 import argparse
 
 from beam_pipelines import common
-from transforms.core import config as C
-from transforms.generation.stage import GenerateSettings
-
-SETTINGS = tuple(C.leaves(GenerateSettings))
+from beam_pipelines.command import StageCommand
+from transforms.stages import BY_NAME
 
 
 def add_path_flags(p: argparse.ArgumentParser) -> None:
@@ -28,15 +26,6 @@ def add_path_flags(p: argparse.ArgumentParser) -> None:
                    help="corpus partition of the matching --input (public, crawled); one value "
                         "applies to all inputs; auto: crawled for .html/.warc, else public "
                         "(default: auto)")
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = common.parser(__doc__.split("\n")[0])
-    add_path_flags(p)
-    p.add_argument("--output", required=True, help="the run directory (local or gs://)")
-    common.add_workers_flag(p)
-    C.add_flags(p, SETTINGS, "generation settings (the paper's numbers are the defaults)")
-    return p
 
 
 def inputs_with_origins(patterns, origins) -> tuple:
@@ -58,49 +47,17 @@ def inputs_with_origins(patterns, origins) -> tuple:
         raise common.InputError(str(err)) from None
 
 
-def config_from_args(args):
-    from transforms.generation.stage import GenerateConfig, GeneratePaths
-    settings = C.override(GenerateSettings(), SETTINGS, C.given(args, SETTINGS))
-    paths = GeneratePaths(inputs_with_origins(args.input, args.origin), args.output)
-    return GenerateConfig(paths, settings)
+def add_paths(p: argparse.ArgumentParser) -> None:
+    add_path_flags(p)
+    p.add_argument("--output", required=True, help="the run directory (local or gs://)")
 
 
-def graph(p, argv, build_args=None):
-    """The job's graph on pipeline `p`, without running it (the runners' --dry_run)."""
-    from transforms.generation import stage
-    args, _ = common.parse(build_parser(), argv)
-    stage.graph(p, config_from_args(args))
-    return args
+def paths(args) -> dict:
+    return {"inputs": inputs_with_origins(args.input, args.origin), "output": args.output}
 
 
-def run(argv=None) -> dict:
-    """Pre-flight, then the job; returns the stats dict it wrote."""
-    from transforms.core.stage import Runtime
-    from transforms.generation import stage
-    args, beam_args = common.parse(build_parser(), argv)
-    config = config_from_args(args)
-    files, total = preflight(config)
-    return stage.run(config, Runtime(beam_args=beam_args, workers=args.workers), files, total)
-
-
-def preflight(config):
-    """Inputs listed and the output checked before any pipeline starts; returns the files
-    the job reads ([InputFile], capped for --limit) and the records expected."""
-    from transforms.core.preflight import check_writable
-    from transforms.ingestion import inputs
-    listed = inputs.list_inputs(config.paths.inputs)
-    check_writable(config.paths.output)
-    limit = config.settings.read.limit
-    if limit is not None:
-        files = inputs.limit_files(listed, limit)
-        return files, limit
-    total, _ = inputs.estimate_records(listed)
-    return inputs.listed_files(listed), total
-
-
-def main():
-    common.run_main(run, "generate")
-
+COMMAND = StageCommand(BY_NAME["generate"], __doc__, add_paths, paths)
+build_parser, config_from_args, graph, run, main = COMMAND.entry_points()
 
 if __name__ == "__main__":
     main()

@@ -13,8 +13,8 @@ import sys
 import textwrap
 
 from transforms.core import io_utils
+from transforms.core.constants import PLACEHOLDER
 
-PLACEHOLDER = "@placeholder"
 MARK = ">>@placeholder<<"
 COLUMNS = ("id", "source", "passage", "query", "answers")
 

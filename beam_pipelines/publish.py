@@ -7,7 +7,7 @@ Refuses (one line) unless `validate` passes, the card's YAML parses with the hub
 and train/validation/test configs, its license is not `unknown` (unless
 --allow_unknown_license), and no internal file is in the folder; then uploads
 exactly the released files with `HfApi.upload_folder` (token: --token or HF_TOKEN).
-`--dry_run` lists what would go up. See transforms/finalize/publish.py.
+`--dry_run` lists what would go up. See transforms/finalize/publish/upload.py.
 """
 from beam_pipelines import common
 
@@ -29,7 +29,7 @@ def build_parser():
 
 
 def run(argv=None) -> dict:
-    from transforms.finalize import publish
+    from transforms.finalize.publish import upload as publish
     args = build_parser().parse_args(argv)
     if not 0 < args.timeout < float("inf"):
         raise common.InputError(f"--timeout {args.timeout}: expected a positive number of seconds")

@@ -8,15 +8,14 @@ the absence of leakage across splits (ids, passages, articles, passage texts, UR
 near-duplicate clusters), the split policy's origins, stats.json, the ReCoRD JSON and
 SuperGLUE exports field by field against the shards, and the lm_eval and explorer files.
 A file it cannot read is a violation, never a traceback. Exits 1 naming the first
-violations, 0 when clean (transforms/finalize/validation.py).
+violations, 0 when clean (transforms/finalize/publish/validation.py).
 """
-import itertools
 import logging
 import sys
 
-from transforms.finalize.validation import (REQUIRED_FILES, check_manifest,  # noqa: F401
+from transforms.finalize.publish.validation import (REQUIRED_FILES, check_manifest,  # noqa: F401
                                             check_near_dup_clusters, check_release,
-                                            release_fingerprint)
+                                            first_violations, release_fingerprint)
 
 _check_near_dup_clusters = check_near_dup_clusters   # the name older tests use
 
@@ -40,11 +39,7 @@ def run(argv=None, facts: dict = None) -> list:
     if args.max_violations < 1:
         raise SystemExit(f"error: --max_violations must be at least 1, got "
                          f"{args.max_violations} (see --help)")
-    found = check_release(args.dataset, args.expect, facts)
-    try:
-        return list(itertools.islice(found, args.max_violations))
-    except Exception as err:  # noqa: BLE001 - the checks guard themselves; a last net
-        return [f"validate could not finish: {type(err).__name__}: {err}"]
+    return first_violations(args.dataset, args.max_violations, args.expect, facts)
 
 
 def main():

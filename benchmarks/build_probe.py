@@ -115,8 +115,8 @@ class Probe:
         builder.Builder._run_stage = run_stage
         core_stage.local_runner = local_runner
         _patch_first_bundle()
-        _time_function("transforms.finalize.explorer", "write_explorer", self, "explorer_s")
-        _time_function("transforms.finalize.lm_eval_export", "write_lm_eval", self, "lm_eval_s")
+        _time_function("transforms.finalize.report.explorer", "write_explorer", self, "explorer_s")
+        _time_function("transforms.finalize.exports.lm_eval_export", "write_lm_eval", self, "lm_eval_s")
         _time_function("transforms.core.manifest", "write", self, "manifest_write_s")
         _time_function("transforms.core.manifest", "check", self, "manifest_check_s")
 

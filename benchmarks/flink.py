@@ -110,8 +110,7 @@ def killed_build(cmd: list, cluster, stage: str, after_s: float):
 
 def kill_run(args, jar, work):
     from runners.flink_cluster import Cluster
-    rows = {"DirectRunner": timed([sys.executable, "-m", "beam_pipelines.build",
-                                   "--output", f"{work}/direct"])}
+    timed([sys.executable, "-m", "beam_pipelines.build", "--output", f"{work}/direct"])
     cmd = [sys.executable, "-m", "runners.flink", "--flink_job_server_jar", jar,
            "--parallelism", str(args.parallelism), "--environment_type", "PROCESS"]
     with Cluster(f"{work}/cluster", slots=args.parallelism,

@@ -19,11 +19,10 @@ import glob
 import html
 import json
 import pathlib
-import random
 import re
 import sys
 
-from transforms.finalize import near_duplicates as N
+from transforms.finalize.splits import near_duplicates as N
 
 CORPUS = pathlib.Path(__file__).resolve().parents[2] / "shared" / "corpus"
 _WORDS = re.compile(r"\w+")

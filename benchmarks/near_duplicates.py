@@ -1,6 +1,6 @@
 """Near-duplicate detection measured on real stories: the Jaccard similarity of versions of
 one story against that of distinct stories on one topic, and the precision and recall of
-the clustering finalize runs (transforms/finalize/near_duplicates.py).
+the clustering finalize runs (transforms/finalize/splits/near_duplicates.py).
 
     python -m benchmarks.near_duplicates [--stories 150] [--per_topic 150] [--json PATH]
     python -m benchmarks.near_duplicates --write_versions DIR/versions.jsonl   # then build
@@ -32,7 +32,7 @@ import re
 import sys
 
 from transforms.core.hashing import stable_hash
-from transforms.finalize import near_duplicates as N
+from transforms.finalize.splits import near_duplicates as N
 
 CORPUS = pathlib.Path(__file__).resolve().parents[2] / "shared" / "corpus"
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'])")

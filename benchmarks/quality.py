@@ -32,7 +32,6 @@ import random
 import re
 import sys
 import time
-from dataclasses import replace
 
 from benchmarks import corpus, layouts
 from transforms.curation.annotation import AnnotateConfig, Annotator

@@ -26,7 +26,7 @@ import time
 
 def passages(scored: str, queries: int) -> list:
     from transforms.core.io_utils import join, read_parquet
-    from transforms.finalize.hardness import SCORED_COLUMNS
+    from transforms.finalize.report.hardness import SCORED_COLUMNS
     rows = read_parquet(join(scored, "*.parquet"), columns=list(SCORED_COLUMNS)).to_pylist()
     groups = {}
     for r in sorted(rows, key=lambda r: (r["passage_id"], r["id"])):

@@ -1,6 +1,6 @@
 """ReCoRD's own figures for the dataset card, measured with the SAME code as the hardness
-report (models.hardness, record_metric, transforms/finalize/bootstrap.py) on real ReCoRD
-files, and written with their sources to transforms/finalize/record_reference.py.
+report (models.hardness, record_metric, transforms/finalize/report/bootstrap.py) on real ReCoRD
+files, and written with their sources to transforms/finalize/report/record_reference.py.
 
     python -m benchmarks.record_reference [--corpus ../shared/corpus/record_format]
         [--explorer examples.json] [--train_jsonl F]... [--write]
@@ -29,8 +29,8 @@ import sys
 from benchmarks import record_examples as rx
 from benchmarks.record_explorer import read_explorer
 from models import hardness as H
-from transforms.finalize import bootstrap
-from transforms.finalize.record_metric import exact_match_score, max_over_golds
+from transforms.finalize.report import bootstrap
+from transforms.core.record_metric import exact_match_score, max_over_golds
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 OUT = REPO / "transforms" / "finalize" / "record_reference.py"

@@ -4,7 +4,7 @@ prediction rule wherever it is printed.
 
 `evaluate` offers the baselines that need no training (`in_evaluate`); the hardness report
 scores `most_frequent` and the trained / model baselines. The same name on the card and in
-`evaluate` gives the same predictions on the same file (tests/test_evaluate.py checks it on
+`evaluate` gives the same predictions on the same file (tests/finalize/test_evaluate.py checks it on
 a release's dev split).
 """
 from dataclasses import dataclass

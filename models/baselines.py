@@ -79,7 +79,6 @@ N_DENSE = {"query_only": len(QUERY_ONLY_FEATURES), "passage_only": len(PASSAGE_O
 def train(name: str, rows, seed: int = 13, config: LexicalConfig = LexicalConfig()):
     """The baseline `name` fitted on `rows` (each with its answers): a state dict and the
     number of queries used (rows without an answer among their candidates are skipped)."""
-    import torch
     from models.lexical import Reader
     from models.training import featurize, seed_everything, torch_threads, train_loop
     data = featurize(rows, FEATURIZERS[name])

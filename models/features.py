@@ -10,7 +10,8 @@ import re
 import zlib
 from dataclasses import dataclass
 
-PLACEHOLDER = "@placeholder"
+from transforms.core.constants import PLACEHOLDER
+
 HIGHLIGHT_SEP = "\n@highlight\n"
 _WORD = re.compile(r"\w+", re.UNICODE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")

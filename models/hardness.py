@@ -8,11 +8,11 @@ distinct entity texts, joined when the words of one are all words of the other
 mentions (ties: the earliest first mention); its prediction is its most mentioned text.
 The answer "is the most frequent entity" when that cluster holds an answer text.
 """
-import collections
 import statistics
 
 from models.features import answer_texts, candidates, words
-from transforms.finalize.record_metric import exact_match_score, f1_score, max_over_golds
+from transforms.core.components import index_groups
+from transforms.core.record_metric import exact_match_score, f1_score, max_over_golds
 
 MOST_FREQUENT, OTHER = "most_frequent", "other"     # the answer-frequency strata
 
@@ -20,23 +20,10 @@ MOST_FREQUENT, OTHER = "most_frequent", "other"     # the answer-frequency strat
 def alias_clusters(cands: list) -> list:
     """Candidates (models.features.candidates) grouped into clusters, each a list in
     passage order, the clusters ordered by first mention."""
-    parent = list(range(len(cands)))
-
-    def root(i):
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
     ws = [frozenset(words(c.text)) for c in cands]
-    for i in range(len(cands)):
-        for j in range(i):
-            if ws[i] and ws[j] and (ws[i] <= ws[j] or ws[j] <= ws[i]):
-                a, b = root(i), root(j)
-                parent[max(a, b)] = min(a, b)
-    groups = collections.defaultdict(list)
-    for i, c in enumerate(cands):
-        groups[root(i)].append(c)
-    return sorted(groups.values(), key=lambda g: g[0].mentions[0])
+    groups = index_groups(len(cands), lambda i, j: bool(ws[i] and ws[j] and (
+        ws[i] <= ws[j] or ws[j] <= ws[i])))
+    return sorted(([cands[i] for i in g] for g in groups), key=lambda g: g[0].mentions[0])
 
 
 def mentions(cluster: list) -> int:

@@ -34,7 +34,7 @@ def stage_graphs(build_argv: list, runner_argv: list) -> list:
         if stage.graph is None:
             continue  # human_validation ingest is a local step, not a Beam job
         p = beam.Pipeline(options=PipelineOptions(runner_argv))
-        stage.graph(p, config, {"hints": hints if stage.model_step else {}})
+        stage.graph_in_build(p, config, {"hints": hints if stage.model_step else {}})
         graphs.append((stage.name, p))
     return graphs
 

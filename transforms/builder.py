@@ -102,7 +102,7 @@ class Builder:
 
     # -- what this run would record
     def own_parts(self, stage) -> dict:
-        settings = stage.settings(self.config.settings)
+        settings = stage.settings_of(self.config.settings)
         return {"settings": C.digest(settings),
                 "inputs": _digest(self.listings.get(stage.name, []))}
 
@@ -134,7 +134,7 @@ class Builder:
             old, new = marker["fingerprint"], self.own_parts(stage)
             if old.get("settings") != new["settings"]:
                 diff = settings_changes(marker.get("settings") or {},
-                                        C.as_dict(stage.settings(self.config.settings)))
+                                        C.as_dict(stage.settings_of(self.config.settings)))
                 out.append(f"{stage.name} settings: " + ("; ".join(diff[:4]) or "changed"))
             if old.get("inputs") != new["inputs"]:
                 out.append(f"{stage.name}: " + listing_changes(
@@ -220,7 +220,7 @@ class Builder:
         started = time.monotonic()
         try:
             with current(stage.name):
-                result = stage.run(self.config, staging, runtime, self.extra)
+                result = stage.run_in_build(self.config, staging, runtime, self.extra)
             for folder in stage.outputs:
                 url = f"{staging}/{folder}"
                 if manifest.read(url) is None and rd.fs.exists(url.split("://")[-1]
@@ -236,7 +236,7 @@ class Builder:
         outputs = {f: manifest.digest(manifest.read(rd.join(f)) or {}) for f in stage.outputs}
         marker = {"stage": stage.name, "fingerprint": fingerprint, "outputs": outputs,
                   "outputs_digest": _digest(outputs),
-                  "settings": C.as_dict(stage.settings(self.config.settings)),
+                  "settings": C.as_dict(stage.settings_of(self.config.settings)),
                   "elapsed_s": round(time.monotonic() - started, 1),
                   "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                   "summary": summary_of(result)}

@@ -7,11 +7,12 @@ its own with a completion marker, so a build resumes where it stopped.
 
 `BuildConfig` composes the stages' settings (one frozen dataclass each) with the run's
 paths; `STAGES` says what each stage reads, writes and runs. The orchestration (markers,
-fingerprints, lock) is in `transforms/build.py`.
+fingerprints, lock) is in `transforms/builder.py`; each stage's command is built from its
+spec by `beam_pipelines/common.py` (`StageCommand`).
 """
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable, NamedTuple, Optional
+from typing import Any, Callable, Optional
 
 from transforms.core.io_utils import join
 from transforms.finalize.config import FinalizeSettings
@@ -79,124 +80,192 @@ def _replace(obj, path, value):
     return dataclasses.replace(obj, **{path[0]: _replace(getattr(obj, path[0]), path[1:], value)})
 
 
-class Stage(NamedTuple):
-    name: str
-    outputs: tuple               # folders under the run folder that the stage owns
-    upstream: tuple              # stages whose outputs it reads
-    settings: Callable           # BuildSettings -> this stage's settings
-    run: Callable                # (BuildConfig, staging url, Runtime, extra) -> stats dict
-    graph: Callable              # (pipeline, BuildConfig, extra) -> None (dry runs)
-    when: Callable = lambda config: True
-    model_step: bool = False     # gets the GPU resource hints
+def _always(config) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class StageSpec:
+    """One stage of Figure 2, as `build` and the stage's own command see it. Its parts
+    import the stage's module only when called (a command's --help stays instant)."""
+    name: str                      # its command, [table] of the config file, stats, marker
+    settings: type                 # its frozen settings dataclass (BuildSettings.<name>)
+    outputs: tuple                 # folders under the run folder that it owns
+    upstream: tuple                # stages whose outputs it reads
+    make_config: Callable          # (paths: dict, settings) -> the stage's config
+    build_paths: Callable          # (BuildConfig, output folder) -> its paths in a build
+    run: Callable                  # (stage config, Runtime, extra: dict) -> its stats
+    graph: Optional[Callable] = None  # (pipeline, stage config, extra) -> None (dry runs)
+    preflight: Optional[Callable] = None  # (stage config) -> extra, before any pipeline
+    when: Callable = _always       # (BuildConfig) -> whether a build runs it
+    model_step: bool = False       # gets the GPU resource hints and the GPU flags
     defines_queries: bool = False  # its rerun changes query ids (hits/, validated/ go stale)
-    resumable: bool = False      # keeps its staging folder across runs (checks it itself)
+    resumable: bool = False        # keeps its staging folder across runs (checks it itself)
+
+    def settings_of(self, settings: BuildSettings) -> Any:
+        return getattr(settings, self.name)
+
+    def config_in_build(self, config: BuildConfig, out: str):
+        """The stage's config in a build whose outputs go under `out` (staging)."""
+        return self.make_config(self.build_paths(config, out), self.settings_of(config.settings))
+
+    def run_in_build(self, config: BuildConfig, out: str, runtime, extra: dict) -> dict:
+        return self.run(self.config_in_build(config, out), runtime, dict(extra, build=config))
+
+    def graph_in_build(self, p, config: BuildConfig, extra: dict) -> None:
+        self.graph(p, self.config_in_build(config, config.paths.output),
+                   dict(extra, build=config))
 
 
-# --- each stage's config from the build's --------------------------------------------
+def fold_metas(model: str, folds: int, uses_kfold: bool) -> list:
+    """What the filter's graph knows of the fold readers before they exist (dry runs)."""
+    return [{"fold": f, "folds": folds, "model": model, "model_params": {},
+             "checkpoint": "model.pt"} for f in range(folds) if uses_kfold]
 
-def generate_config(config: BuildConfig, out: str):
+
+# --- generate (3.1 curation, 3.2 generation) --------------------------------------------
+
+def _generate_config(paths: dict, settings):
     from transforms.generation.stage import GenerateConfig, GeneratePaths
-    return GenerateConfig(GeneratePaths(config.paths.inputs, out), config.settings.generate)
+    return GenerateConfig(GeneratePaths(paths["inputs"], paths["output"]), settings)
 
 
-def train_config(config: BuildConfig, out: str):
+def _generate_run(config, runtime, extra):
+    from transforms.generation import stage
+    return stage.run(config, runtime, extra.get("files"), extra.get("total"))
+
+
+def _generate_graph(p, config, extra):
+    from transforms.generation import stage
+    stage.graph(p, config)
+
+
+def _generate_preflight(config) -> dict:
+    """Inputs listed and the output checked before any pipeline starts: the files the job
+    reads ([InputFile], capped for --limit) and the records expected."""
+    from transforms.core.preflight import check_writable
+    from transforms.ingestion import inputs
+    listed = inputs.list_inputs(config.paths.inputs)
+    check_writable(config.paths.output)
+    limit = config.settings.read.limit
+    if limit is not None:
+        return {"files": inputs.limit_files(listed, limit), "total": limit}
+    total, _ = inputs.estimate_records(listed)
+    return {"files": inputs.listed_files(listed), "total": total}
+
+
+# --- train_folds, adversarial_filter (3.3 machine filtering) ------------------------------
+
+def _train_config(paths: dict, settings):
     from transforms.machine_filtering.config import TrainConfig, TrainPaths
-    return TrainConfig(TrainPaths(join(config.paths.output, "candidates"),
-                                  join(out, "adversary")), config.settings.train_folds)
+    return TrainConfig(TrainPaths(paths["candidates"], paths["output"]), settings)
 
 
-def filter_config(config: BuildConfig, out: str):
+def _train_run(config, runtime, extra):
+    from transforms.machine_filtering import train_stage
+    return train_stage.run(config, runtime)
+
+
+def _train_graph(p, config, extra):
+    from transforms.machine_filtering import train_stage
+    train_stage.graph(p, config, extra.get("hints"), check_files=False)
+
+
+def _filter_config(paths: dict, settings):
     from transforms.machine_filtering.config import FilterConfig, FilterPaths
-    run = config.paths.output
-    return FilterConfig(FilterPaths(join(run, "candidates"), join(run, "adversary"),
-                                    join(out, "filtered")), config.settings.adversarial_filter)
+    return FilterConfig(FilterPaths(paths["candidates"], paths["adversary"], paths["output"]),
+                        settings)
 
 
-def finalize_config(config: BuildConfig, out: str):
-    from transforms.finalize.config import FinalizeConfig, FinalizePaths
-    run = config.paths.output
-    validated = join(run, "validated") if config.paths.results else None
-    return FinalizeConfig(FinalizePaths(filtered=join(run, "filtered"),
-                                        output=join(out, "dataset"), validated=validated,
-                                        run_dir=run), config.settings.finalize)
-
-
-# --- running them ----------------------------------------------------------------------
-
-def _run_generate(config, out, runtime, extra):
-    from transforms.generation import stage
-    return stage.run(generate_config(config, out), runtime, extra.get("files"),
-                     extra.get("total"))
-
-
-def _run_train(config, out, runtime, extra):
-    from transforms.machine_filtering import train_stage
-    return train_stage.run(train_config(config, out), runtime)
-
-
-def _run_filter(config, out, runtime, extra):
+def _filter_run(config, runtime, extra):
     from transforms.machine_filtering import filter_stage
-    return filter_stage.run(filter_config(config, out), runtime)
+    return filter_stage.run(config, runtime)
 
 
-def _run_ingest(config, out, runtime, extra):
-    from transforms.core.io_utils import glob
-    from transforms.human_filtering.ingest import ingest
-    hits = join(config.paths.output, "hits")      # where `export` puts the HITs of a run
-    return ingest(config.paths.results, join(out, "validated"),
-                  config.settings.human_validation,
-                  hits if glob(join(hits, "manifest.json")) else None)
-
-
-def _run_finalize(config, out, runtime, extra):
-    from transforms.finalize import stage
-    return stage.run(finalize_config(config, out), runtime)
-
-
-def _graph_generate(p, config, extra):
-    from transforms.generation import stage
-    stage.graph(p, generate_config(config, config.paths.output))
-
-
-def _graph_train(p, config, extra):
-    from transforms.machine_filtering import train_stage
-    train_stage.graph(p, train_config(config, config.paths.output), extra.get("hints"),
-                      check_files=False)
-
-
-def _graph_filter(p, config, extra):
+def _filter_graph(p, config, extra):
+    """The fold models do not exist yet in a dry run: one handler per fold of the build's
+    train_folds settings (or the command's `model`/`folds`)."""
     from transforms.machine_filtering import filter_stage
-    s = config.settings.train_folds
-    metas = [{"fold": f, "folds": s.folds, "model": s.model, "model_params": {},
-              "checkpoint": "model.pt"} for f in range(s.folds)
-             if config.settings.adversarial_filter.uses_kfold()]
+    train = extra["build"].settings.train_folds if extra.get("build") else None
+    metas = fold_metas(train.model if train else extra.get("model", "lexical"),
+                       train.folds if train else extra.get("folds", 5),
+                       config.settings.uses_kfold())
     hints = extra.get("hints") or {}
-    cfg = filter_config(config, config.paths.output)
-    filter_stage.graph(p, cfg, metas, filter_stage.handler_device(cfg.settings.device, hints),
+    filter_stage.graph(p, config, metas, filter_stage.handler_device(config.settings.device,
+                                                                     hints),
                        hints, check_files=False)
 
 
-def _graph_finalize(p, config, extra):
+# --- human_validation ingest (3.4 human filtering), finalize (3.4) ----------------------
+
+def _ingest_config(paths: dict, settings):
+    return dict(paths, settings=settings)
+
+
+def _ingest_run(config, runtime, extra):
+    from transforms.core.io_utils import glob
+    from transforms.human_filtering.ingest import ingest
+    hits = config["hits"]          # where `export` puts the HITs of a run
+    return ingest(config["results"], config["output"], config["settings"],
+                  hits if glob(join(hits, "manifest.json")) else None)
+
+
+def _finalize_config(paths: dict, settings):
+    from transforms.finalize.config import FinalizeConfig, FinalizePaths
+    return FinalizeConfig(FinalizePaths(paths["filtered"], paths["output"],
+                                        paths.get("validated"), paths.get("run_dir")),
+                          settings)
+
+
+def _finalize_run(config, runtime, extra):
     from transforms.finalize import stage
-    stage.graph(p, finalize_config(config, config.paths.output))
+    return stage.run(config, runtime)
+
+
+def _finalize_graph(p, config, extra):
+    from transforms.finalize import stage
+    stage.graph(p, config)
 
 
 STAGES = (
-    Stage("generate", ("candidates", "rejected", "articles", "stats"), (),
-          lambda s: s.generate, _run_generate, _graph_generate, defines_queries=True),
-    Stage("train_folds", ("adversary",), ("generate",), lambda s: s.train_folds, _run_train,
-          _graph_train, model_step=True, resumable=True,
-          when=lambda config: config.settings.adversarial_filter.uses_kfold()),
-    Stage("adversarial_filter", ("filtered",), ("generate", "train_folds"),
-          lambda s: s.adversarial_filter, _run_filter, _graph_filter, model_step=True,
-          defines_queries=True),
-    Stage("human_validation", ("validated",), ("adversarial_filter",),
-          lambda s: s.human_validation, _run_ingest, None,
-          when=lambda config: bool(config.paths.results)),
-    Stage("finalize", ("dataset",), ("adversarial_filter", "human_validation"),
-          lambda s: s.finalize, _run_finalize, _graph_finalize),
+    StageSpec(name="generate", settings=GenerateSettings,
+              outputs=("candidates", "rejected", "articles", "stats"), upstream=(),
+              make_config=_generate_config,
+              build_paths=lambda c, out: {"inputs": c.paths.inputs, "output": out},
+              run=_generate_run, graph=_generate_graph, preflight=_generate_preflight,
+              defines_queries=True),
+    StageSpec(name="train_folds", settings=TrainSettings,
+              outputs=("adversary",), upstream=("generate",),
+              make_config=_train_config,
+              build_paths=lambda c, out: {"candidates": join(c.paths.output, "candidates"),
+                                          "output": join(out, "adversary")},
+              run=_train_run, graph=_train_graph, model_step=True, resumable=True,
+              when=lambda c: c.settings.adversarial_filter.uses_kfold()),
+    StageSpec(name="adversarial_filter", settings=FilterSettings,
+              outputs=("filtered",), upstream=("generate", "train_folds"),
+              make_config=_filter_config,
+              build_paths=lambda c, out: {"candidates": join(c.paths.output, "candidates"),
+                                          "adversary": join(c.paths.output, "adversary"),
+                                          "output": join(out, "filtered")},
+              run=_filter_run, graph=_filter_graph, model_step=True, defines_queries=True),
+    StageSpec(name="human_validation", settings=QualityConfig,
+              outputs=("validated",), upstream=("adversarial_filter",),
+              make_config=_ingest_config,
+              build_paths=lambda c, out: {"results": c.paths.results,
+                                          "output": join(out, "validated"),
+                                          "hits": join(c.paths.output, "hits")},
+              run=_ingest_run, when=lambda c: bool(c.paths.results)),
+    StageSpec(name="finalize", settings=FinalizeSettings,
+              outputs=("dataset",), upstream=("adversarial_filter", "human_validation"),
+              make_config=_finalize_config,
+              build_paths=lambda c, out: {
+                  "filtered": join(c.paths.output, "filtered"), "output": join(out, "dataset"),
+                  "validated": join(c.paths.output, "validated") if c.paths.results else None,
+                  "run_dir": c.paths.output},
+              run=_finalize_run, graph=_finalize_graph),
 )
 STAGE_NAMES = tuple(s.name for s in STAGES)
+BY_NAME = {s.name: s for s in STAGES}
 #: Outputs of other tools that refer to query ids: moved aside when the ids change.
 TIED_TO_QUERY_IDS = ("hits", "validated", "*.sqlite", "*.db")
 
@@ -205,5 +274,3 @@ def plan(config: BuildConfig) -> list:
     return [s for s in STAGES if s.when(config)]
 
 
-def describe_settings(stage: Stage, settings: BuildSettings) -> Any:
-    return stage.settings(settings)

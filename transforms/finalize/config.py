@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from transforms.core.config import setting
-from transforms.finalize.hardness_settings import HardnessSettings
-from transforms.finalize.near_duplicates import NearDupConfig
-from transforms.finalize.splits import SplitConfig
+from transforms.finalize.report.hardness_settings import HardnessSettings
+from transforms.finalize.splits.near_duplicates import NearDupConfig
+from transforms.finalize.splits.rules import SplitConfig
 
 
 def parse_ratio(value: str) -> Optional[tuple]:
@@ -97,7 +97,7 @@ class FinalizeSettings:
         for name in ("explorer_queries", "explorer_drops"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be at least 0, got {getattr(self, name)}")
-        from transforms.finalize.lm_eval_export import check_task_name
+        from transforms.finalize.exports.lm_eval_export import check_task_name
         check_task_name(self.lm_eval_task)
         if self.num_shards is not None and self.num_shards < 1:
             raise ValueError(f"num_shards must be at least 1, got {self.num_shards}")

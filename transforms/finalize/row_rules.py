@@ -14,7 +14,7 @@ group's rows with it. Pure functions; no Beam.
 from typing import NamedTuple, Optional
 
 from transforms.core.rules import Rule
-from transforms.finalize.splits import is_bridge_group, validation_allows
+from transforms.finalize.splits.rules import is_bridge_group, validation_allows
 
 
 class Copies(NamedTuple):

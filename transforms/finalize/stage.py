@@ -30,7 +30,7 @@ def tmp_dir(output: str) -> str:
 
 def private_tmp(config: FinalizeConfig):
     """Where a hidden-test release writes its private answers first (None: not hidden)."""
-    from transforms.finalize.hidden_test import private_folder
+    from transforms.finalize.exports.hidden_test import private_folder
     return tmp_dir(private_folder(config.paths.output)) if config.settings.hide_test_answers \
         else None
 
@@ -45,7 +45,7 @@ def fates_folder(config: FinalizeConfig) -> str:
 
 def meta(config: FinalizeConfig) -> dict:
     from transforms.core import config as C
-    from transforms.finalize.relative import shown_path
+    from transforms.finalize.exports.relative import shown_path
     return {"split": config.settings.split_config().to_dict(),
             "validated": shown_path(config.paths.validated, config.paths.run_folder()),
             "settings": C.as_dict(config.settings)}
@@ -65,17 +65,17 @@ def graph(p, config: FinalizeConfig, source=None, scored=True, filter_rejected=T
     import apache_beam as beam
     from transforms.core.accounting import COUNTS, REJECTED
     from transforms.core.schema import ARTICLE_FATE_SCHEMA, REJECTED_SCHEMA
-    from transforms.finalize.assign import AssignSplits
-    from transforms.finalize.dataset_stats import Table1
-    from transforms.finalize.dedupe import DropDuplicateQueries
-    from transforms.finalize.export_writer import PassageFn, WriteExports
-    from transforms.finalize.fates import ArticleFates, read_filter_rejected
-    from transforms.finalize.grouping import GroupArticles
-    from transforms.finalize.hardness import Hardness, read_scored
-    from transforms.finalize.item_quality import item_flag_counts
-    from transforms.finalize.report import WriteReport
-    from transforms.finalize.shards import WriteSortedShards, WriteSplitShards
-    from transforms.finalize.verdicts import ApplyHumanValidation, verdict_source
+    from transforms.finalize.splits.assign import AssignSplits
+    from transforms.finalize.report.dataset_stats import Table1
+    from transforms.finalize.splits.dedupe import DropDuplicateQueries
+    from transforms.finalize.exports.export_writer import PassageFn, WriteExports
+    from transforms.finalize.report.fates import ArticleFates, read_filter_rejected
+    from transforms.finalize.splits.grouping import GroupArticles
+    from transforms.finalize.report.hardness import Hardness, read_scored
+    from transforms.finalize.report.item_quality import item_flag_counts
+    from transforms.finalize.report.assemble import WriteReport
+    from transforms.finalize.exports.shards import WriteSortedShards, WriteSplitShards
+    from transforms.finalize.splits.verdicts import ApplyHumanValidation, verdict_source
     s, paths = config.settings, config.paths
     out = tmp_dir(paths.output)
     if source is None and paths.validated:
@@ -98,7 +98,7 @@ def graph(p, config: FinalizeConfig, source=None, scored=True, filter_rejected=T
 
     public = released
     if s.hide_test_answers:
-        from transforms.finalize.hidden_test import public_row
+        from transforms.finalize.exports.hidden_test import public_row
         public = released | "HideTestAnswers" >> beam.Map(public_row)
     shards = public | "WriteShards" >> WriteSplitShards(out, s.shard_rows, s.num_shards)
     passages = (released
@@ -140,7 +140,7 @@ def near_duplicate_clusters(p, fate_rows, config):
     generate's fate rows; none when the threshold turns the clustering off."""
     import apache_beam as beam
     from transforms.core.accounting import COUNTS
-    from transforms.finalize.near_dup_beam import NearDuplicateClusters
+    from transforms.finalize.splits.near_dup_beam import NearDuplicateClusters
     if not config.enabled:
         return (p | "NoNearDuplicates" >> beam.Create([]),)
     found = fate_rows | "NearDuplicates" >> NearDuplicateClusters(config, fate_rows=True)
@@ -150,8 +150,8 @@ def near_duplicate_clusters(p, fate_rows, config):
 def check_inputs(config: FinalizeConfig):
     """(kept manifest, verdict source or None), after checking every input; raises
     ManifestError / FileNotFoundError / ValueError with one line."""
-    from transforms.finalize.report import read_upstream
-    from transforms.finalize.verdicts import check_source
+    from transforms.finalize.report.assemble import read_upstream
+    from transforms.finalize.splits.verdicts import check_source
     kept = manifest.check(kept_folder(config), "kept queries")
     manifest.check(fates_folder(config), "article fates")
     read_upstream(config.paths.run_folder(), config.paths.filtered)
@@ -169,8 +169,8 @@ def check_inputs(config: FinalizeConfig):
 
 def write_browsing_aids(config: FinalizeConfig, out: str, stats: dict) -> None:
     """The lm-evaluation-harness task and the explorer page, from the written release."""
-    from transforms.finalize.explorer import write_explorer
-    from transforms.finalize.lm_eval_export import task_rows, write_lm_eval
+    from transforms.finalize.report.explorer import write_explorer
+    from transforms.finalize.exports.lm_eval_export import task_rows, write_lm_eval
     s = config.settings
     write_lm_eval(out, s.lm_eval_task, task_rows(stats))
     sample = write_explorer(out, config.paths.run_folder(), config.paths.filtered,
@@ -184,16 +184,17 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     """Check the inputs, build the dataset under `<output>.tmp`, check it, move it into
     place; returns the stats.json it wrote."""
     from transforms.core.progress import Display
-    from transforms.finalize import files, fingerprint
-    from transforms.finalize.item_quality import record_labels
-    from transforms.finalize.report import empty_split_warning, problems
-    from transforms.finalize.split_warnings import split_warnings
+    from transforms.finalize.exports import files
+    from transforms.finalize.exports import fingerprint
+    from transforms.finalize.report.item_quality import record_labels
+    from transforms.finalize.report.assemble import empty_split_warning, problems
+    from transforms.finalize.splits.split_warnings import split_warnings
     paths, s = config.paths, config.settings
     kept, source = check_inputs(config)
     tmp, private = tmp_dir(paths.output), private_tmp(config)
     owned = {paths.output: paths.output}          # a release it replaces holds only its files
     if private:
-        from transforms.finalize.hidden_test import private_folder
+        from transforms.finalize.exports.hidden_test import private_folder
         owned[private_folder(paths.output)] = private_folder(paths.output)
     check_owned(owned)
     files.remove(tmp)
@@ -220,7 +221,7 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
         forget()
         raise StageFailed("finalize: " + "; ".join(found) + f" (nothing published; the "
                           f"output is left in {tmp})")
-    from transforms.finalize.human_performance import add_to_release
+    from transforms.finalize.report.human_performance import add_to_release
     stats = add_to_release(tmp, paths.validated, paths.filtered, stats)
     stats = record_labels(tmp, paths.run_folder(), stats)    # a reading audit's labels
     write_browsing_aids(config, tmp, stats)
@@ -228,7 +229,7 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     manifest.write(tmp, described)
     files.publish(tmp, paths.output)
     if private:
-        from transforms.finalize.hidden_test import private_folder
+        from transforms.finalize.exports.hidden_test import private_folder
         manifest.write(private)
         files.publish(private, private_folder(paths.output))
         log.info("finalize: hidden test: the test answers are in %s (not part of the "

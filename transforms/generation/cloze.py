@@ -15,9 +15,9 @@ from transforms.core.rules import Rule, first_rejection
 from transforms.generation.passages import CandidateSentence, Entity, Passage
 from transforms.curation.countries import country_form
 from transforms.curation.variants import is_ambiguous
+from transforms.core.constants import PLACEHOLDER
 
 STAGE = "query"
-PLACEHOLDER = "@placeholder"
 
 
 @dataclass(frozen=True)

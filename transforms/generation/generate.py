@@ -16,7 +16,7 @@ from transforms.curation.coref import RuleBasedResolver
 from transforms.generation.cloze import QUERY_RULES, QueryConfig, passage_row, queries_for_sentence
 from transforms.generation.passages import PASSAGE_RULES, PassageConfig, build_passage
 from transforms.generation.sentences import SENTENCE_RULES, SentenceConfig, sentence_context
-from transforms.finalize.near_duplicates import SignatureConfig, article_text, text_signature
+from transforms.core.signing import SignatureConfig, article_text, text_signature
 
 FATES = "fates"
 

@@ -19,7 +19,7 @@ from transforms.ingestion.inputs import ReadConfig
 from transforms.generation.cloze import QueryConfig
 from transforms.generation.passages import PassageConfig
 from transforms.generation.sentences import SentenceConfig
-from transforms.finalize.near_duplicates import SignatureConfig
+from transforms.core.signing import SignatureConfig
 
 log = logging.getLogger("generate")
 NAME = "generate"

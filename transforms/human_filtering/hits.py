@@ -12,10 +12,10 @@ import re
 from importlib import resources
 
 from transforms.core.hashing import short_digest
-from transforms.finalize.record_metric import normalize_answer
+from transforms.core.record_metric import normalize_answer
+from transforms.core.constants import PLACEHOLDER
 
 HIGHLIGHT = "\n@highlight\n"
-PLACEHOLDER = "@placeholder"
 _SLOT_TOKEN = "__SFX__"
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 #: Input columns of one task; a HIT of N > 1 tasks suffixes them `_1` ... `_N`.
@@ -191,7 +191,7 @@ def csv_columns(per_hit: int) -> list[str]:
 # --- the page ---------------------------------------------------------------------------
 
 def _template_text(name: str) -> str:
-    return resources.files("beam_pipelines").joinpath("templates", name).read_text("utf-8")
+    return resources.files("transforms.human_filtering").joinpath("templates", name).read_text("utf-8")
 
 
 def page_template(per_hit: int = 1) -> str:

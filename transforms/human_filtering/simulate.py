@@ -32,7 +32,7 @@ import urllib.parse
 
 from transforms.core.config import setting
 from transforms.core.hashing import stable_hash
-from transforms.finalize.record_metric import normalize_answer
+from transforms.core.record_metric import normalize_answer
 from transforms.human_filtering import hits as H
 from transforms.human_filtering.export import read_hits
 from transforms.human_filtering.fields import UserError

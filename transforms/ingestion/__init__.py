@@ -1,12 +1,24 @@
 """Ingestion (paper Figure 2, "read"): input patterns, layouts and their readers -> Articles.
+`inputs` fixes the file list at pre-flight, `registry` lists the layouts (one module each
+under `layouts/`), `read` is the ReadArticles Beam transform that runs them.
 
-- `inputs`: the file list a run reads, fixed by pre-flight (`listing`: the job reads it);
-  `specs`: per-input publisher, origin and column names; `parts`: pieces of large files;
-- `layout`: what an input layout is (`Layout`); `registry`: the layouts, one module each
-  under `layouts/` (rc-data stories, JSON lines, CSV, TSV, Parquet, Arrow/`datasets`, web
-  pages, WARC, title-first text);
-- the parsers the layouts call: `readers` (stories, records), `arrow` (`datasets`
-  folders), `plaintext`, `web`, `warc`; `estimate`: record counts for progress;
-- `text`: bytes to clean text; `articles`: the record handed to curation;
-- `read`: the `ReadArticles` Beam transform that runs them.
+- `arrow`: Hugging Face `datasets` inputs (issue 19 item 2): folders written by ...
+- `articles`: The article record that flows from reading to annotation
+- `estimate`: Records to expect in a text file of many records (JSON lines, CSV), for the ...
+- `inputs`: The corpus a run reads, listed before any pipeline starts (pre-flight)
+- `layout`: An input layout (issue 30 item 2): all the read stage knows about one file format
+- `limits`: Size limits every layout shares (issue 28): a short field (id, URL, title, date, ...
+- `listing`: The file list a run reads, fixed before the job starts (issue 22 item 6)
+- `parts`: Parts of an input file that different workers can read (issue: scale-out)
+- `plaintext`: Title-first `.txt` articles (the BBC News layout)
+- `read`: ReadArticles: input patterns -> Articles, spread across workers (paper section 3.1)
+- `readers`: Parsers shared by the input layouts (`layouts/`)
+- `record_rules`: The read stage's record rules (the transforms/core/rules.py convention): what a ...
+- `registry`: Every input layout the job reads, in one place (issue 30 item 2)
+- `specs`: Per-input settings (issue 19 item 3): the publisher, origin and column names of ...
+- `streams`: Reading with bounded memory (issue 22: a gzip member that inflated 6.6 MB into ...
+- `text`: Bytes to clean text, before anything is split (text hygiene at the door, issue 22)
+- `warc`: WARC archives (`.warc`, `.warc.gz`) -> Articles and rejected rows, one per record
+- `web`: One news web page (`.html`/`.htm`, or a WARC response) -> one Article or ...
+- `layouts/`: One module per input layout, each declaring one `LAYOUT` (`layout.Layout`); the ...
 """

@@ -37,6 +37,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
+from transforms.core.components import index_groups
 from transforms.core.config import setting
 from transforms.core.hashing import stable_hash
 from transforms.core.rules import Rule, first_rejection
@@ -178,23 +179,11 @@ def hardness_order(row: dict, salt: str) -> tuple:
 def sentence_groups(rows: list) -> list:
     """The rows (of one passage) grouped by source sentence: one sentence index, or one
     sentence written twice in the article (`flags.same_sentence`); each group in id order."""
-    parent = list(range(len(rows)))
-
-    def find(i):
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-    for i, a in enumerate(rows):
-        for j in range(i + 1, len(rows)):
-            b = rows[j]
-            if sentence_key(a["id"]) == sentence_key(b["id"]) or \
-                    flags.same_sentence(a["query"], b["query"]):
-                parent[find(j)] = find(i)
-    groups = {}
-    for i, row in enumerate(rows):
-        groups.setdefault(find(i), []).append(row)
-    return list(groups.values())
+    def joined(i, j):
+        a, b = rows[i], rows[j]
+        return (sentence_key(a["id"]) == sentence_key(b["id"])
+                or flags.same_sentence(a["query"], b["query"]))
+    return [[rows[i] for i in g] for g in index_groups(len(rows), joined)]
 
 
 class Siblings(NamedTuple):

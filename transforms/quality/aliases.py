@@ -17,8 +17,8 @@ from typing import Optional
 from transforms.curation.coref import RuleBasedResolver
 from transforms.curation.names import (CLUB_WORDS, GENERIC_ORG_WORDS, ORG_SUFFIXES, ROYAL_TITLES,
                                        TITLE_ABBREVIATIONS, TITLE_NOUNS)
+from transforms.core.constants import PLACEHOLDER
 
-PLACEHOLDER = "@placeholder"
 PERSON = "PERSON"
 PLACES = frozenset({"GPE", "LOC", "FAC"})
 _TITLES = TITLE_ABBREVIATIONS | TITLE_NOUNS | ROYAL_TITLES

@@ -35,7 +35,7 @@ FUNCTION_WORDS = frozenset(
 ) | TITLE_ABBREVIATIONS | {"miss", "sir"}   # "Mr @placeholder": a type cue (cues.py), no copy
 ROLE_WORDS = frozenset(PERSON_WORDS.split("|")) | frozenset({
     "chief", "executive", "owner", "founder", "director", "head", "leader", "champion",
-    "player", "star", "author", "writer", "director", "producer", "analyst", "lawyer",
+    "player", "star", "author", "writer", "producer", "analyst", "lawyer",
     "doctor", "chancellor", "premier", "pm", "mp", "mep", "candidate", "rival"})
 # kinds: the labels a reader takes for one kind of entity
 KINDS = {"GPE": "place", "LOC": "place", "FAC": "place"}

@@ -3,8 +3,8 @@ import fsspec
 import pyarrow.parquet as pq
 
 from transforms.core import io_utils
+from transforms.core.constants import SPLITS
 
-SPLITS = ("train", "dev", "test")
 
 
 def shard_files(dataset: str) -> list:

@@ -1,0 +1,105 @@
+"""The release rules on the words beside the placeholder (issue 32, third round):
+copied context, the a/an article, role words, the party cue; pure functions on rows built
+from real BBC News text (files 150-209 of a topic, the calibration range)."""
+import pytest
+
+from tests.fixtures.item_rows import row
+from transforms.machine_filtering.release_rules import ReleaseConfig, check_row
+from transforms.quality import cues, neighbours
+
+pytestmark = pytest.mark.fast
+
+REYES = ("The Spaniard believed he was talking to Real Madrid sporting director Emilio "
+         "Butragueno when he allegedly berated his team-mates. The striker joined the Gunners "
+         "from Seville for £17m, the 21-year-old told Cadena Cope.\n@highlight\nJose Antonio Reyes has added to speculation "
+         "linking him with a move from Arsenal to Real Madrid after a radio prank.")
+REYES_ENTS = [("Real Madrid", "ORG"), ("Emilio Butragueno", "PERSON"), ("Seville", "GPE"),
+              ("Jose Antonio Reyes", "PERSON"), ("Arsenal", "ORG"), ("Cadena Cope", "ORG")]
+GALLAS = ('"You need to be good," he told BBC Sport. "Manchester United picked up so many '
+          'points," added Gallas. Gallas has been given extra confidence by the impact '
+          "manager Jose Mourinho has had since taking over.\n@highlight\nChelsea's William "
+          "Gallas believes they will battle it out with Arsenal.")
+GALLAS_ENTS = [("BBC Sport", "ORG"), ("Manchester United", "ORG"), ("Gallas", "PERSON"),
+               ("Jose Mourinho", "PERSON"), ("Chelsea", "ORG"), ("William Gallas", "PERSON"),
+               ("Arsenal", "ORG")]
+HEDGE = ("The Sunday Times reported that hedge funds TCI and Atticus were planning to demand "
+         "the removal of the group's chairman. But Deutsche Boerse told news agency Reuters "
+         "such a move would have to wait.")
+HEDGE_ENTS = [("Sunday Times", "ORG"), ("TCI", "ORG"), ("Atticus", "ORG"),
+              ("Deutsche Boerse", "ORG"), ("Reuters", "ORG")]
+BOWL = ("It will be her first performance at the Super Bowl, which will be watched by millions "
+        "in the US. Sir Paul McCartney will provide the half-time entertainment in the slot "
+        "filled by Janet Jackson last year. A National Football League spokesman said they "
+        "were comfortable.")
+BOWL_ENTS = [("Super Bowl", "EVENT"), ("US", "GPE"), ("Paul McCartney", "PERSON"),
+             ("Janet Jackson", "PERSON"), ("National Football League", "ORG")]
+
+
+@pytest.mark.parametrize("name,article", [
+    ("Arsenal", "an"), ("Real Madrid", "a"), ("Emilio", "an"), ("FBI", "an"), ("BBC", "a"),
+    ("UN", "a"), ("US", "a"), ("MP", "an"), ("Europe", "a"), ("One Direction", "a"),
+    ("Iraq", "an"), ("Honda", "a"), ("NATO", None), ("Uber", None), ("8", None),
+])
+def test_the_article_a_reader_writes_before_a_name(name, article):
+    assert neighbours.article_for(name) == article
+
+
+def test_an_article_that_fits_the_answer_alone_is_rejected():
+    q = row(REYES, '"He is an @placeholder player and we have to be respectful.', "Arsenal",
+            REYES_ENTS)
+    why = check_row(q)
+    assert why.reason == "article_agreement" and "'an Arsenal'" in why.detail
+    a = row(REYES, '"He is a @placeholder player and we have to be respectful.',
+            "Real Madrid", REYES_ENTS)
+    assert check_row(a) is None              # "a" fits Real Madrid and Cadena Cope
+    alone = row("Arsenal won. Reyes scored.", "He is an @placeholder player.", "Arsenal",
+                [("Arsenal", "ORG"), ("Reyes", "PERSON")])
+    assert neighbours.article_agreement(alone) is None    # no rival of its kind to rule out
+    assert check_row(q, ReleaseConfig(article_agreement=False)) is None
+
+
+def test_a_role_word_beside_the_answer_alone_is_rejected():
+    q = row(GALLAS, "The finishing touch at Chelsea is a fantastic manager like @placeholder, "
+            "he said.", "Jose Mourinho", GALLAS_ENTS)
+    why = check_row(q)
+    assert why.reason == "shared_role_word" and "'manager'" in why.detail
+    no_role = row(GALLAS, "It would not worry me if I had to pit my wits against "
+                  "@placeholder.", "Jose Mourinho", GALLAS_ENTS)
+    assert check_row(no_role) is None
+    assert check_row(q, ReleaseConfig(shared_role_word=False)) is None
+
+
+def test_copied_context_and_a_copied_stem_are_rejected():
+    q = row(HEDGE, "@placeholder and Atticus have opposed the LSE bid for some time.", "TCI",
+            HEDGE_ENTS)
+    why = check_row(q)
+    assert why.reason == "copied_context" and "'and atticus' after" in why.detail
+    stem = row(BOWL, 'Sir Paul said: "There is nothing bigger than being asked to perform at '
+               'the @placeholder.', "Super Bowl", BOWL_ENTS)
+    why = check_row(stem)
+    assert why.reason == "copied_context" and "'perform at the'" in why.detail
+    other = row(BOWL, "The @placeholder star will sing for millions.", "Paul McCartney",
+                BOWL_ENTS)
+    assert check_row(other) is None
+    assert check_row(q, ReleaseConfig(copied_context=False)) is None
+
+
+def test_a_word_beside_two_entities_is_no_giveaway():
+    passage = ("Labour MPs voted against the plan, and Tory MPs abstained. Mr Howard "
+               "said the vote was lost.")
+    ents = [("Labour", "ORG"), ("Tory", "NORP"), ("Howard", "PERSON")]
+    q = row(passage, "Many @placeholder MPs now want a new vote.", "Labour", ents)
+    assert neighbours.copied_neighbour(q) is None
+
+
+def test_neighbourhoods_stop_at_sentence_marks_and_keep_an_apposition():
+    text = 'He said. "Jose Mourinho, the Chelsea manager, smiled'
+    s = text.index("Jose")
+    before, after = neighbours.neighbourhood(text, s, s + len("Jose Mourinho"))
+    assert before == [] and after == ["the", "chelsea", "manager"]
+
+
+@pytest.mark.parametrize("query", ["But he is under pressure from the @placeholder parties.",
+                                   "The @placeholder party won the vote."])
+def test_party_cue(query):
+    assert cues.query_cue(query).name == "party_after"
