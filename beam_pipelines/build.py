@@ -16,9 +16,9 @@ import sys
 
 from beam_pipelines import common
 from beam_pipelines.generate import add_path_flags, inputs_with_origins
+from transforms.compose import SECTIONS, compose, load_toml, to_toml
 from transforms.core import config as C
 from transforms.core.resources import add_gpu_args, gpu_hints
-from transforms.compose import SECTIONS, compose, load_toml, to_toml
 from transforms.stages import BY_NAME, STAGE_NAMES, BuildConfig
 
 
@@ -93,6 +93,7 @@ def preflight(config: BuildConfig) -> dict:
 
 def report(config: BuildConfig) -> None:
     import logging
+
     from transforms.core.io_utils import join, read_json
     log = logging.getLogger("build")
     dataset = join(config.paths.output, "dataset")

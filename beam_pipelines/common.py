@@ -19,8 +19,7 @@ import threading
 from beam_pipelines.logs import PROJECT_DIR, NoWorkerTracebacks, setup_logging  # noqa: F401
 from transforms.core import procfs
 from transforms.core.preflight import InputError  # noqa: F401 - re-exported
-from transforms.core.stage import CURRENT, pipeline_options  # noqa: F401 - re-exported
-from transforms.core.stage import WORKER_STDERR, run_cleanups
+from transforms.core.stage import CURRENT, WORKER_STDERR, pipeline_options, run_cleanups  # noqa: F401 - re-exported
 from transforms.core.stage import on_exit as stage_on_exit
 
 SAMPLE_CORPUS = PROJECT_DIR / "beam_pipelines" / "sample_corpus"

@@ -13,7 +13,7 @@ has no test answers in `record/test.json`: score test predictions against the pr
 answer file finalize wrote beside the dataset (`DIR/dataset-private/test.json`). With `--human` (the validation answers:
 DIR/validated, or a results file `human_validation ingest` reads) people and the model are
 scored on the same queries, those with a human answer: `human`, `model` and their paired
-difference, each with a 95% bootstrap CI (transforms/finalize/human_performance.compare).
+difference, each with a 95% bootstrap CI (transforms/finalize/report/human_performance.compare).
 """
 import json
 import logging
@@ -22,8 +22,7 @@ import sys
 import fsspec
 
 from models.baseline_catalog import CATALOG, EVALUATE
-from transforms.core import safejson
-from transforms.core import record_metric
+from transforms.core import record_metric, safejson
 
 BASELINES = EVALUATE
 

@@ -168,6 +168,7 @@ def _serve(args):
 
 def _simulate(args):
     import json
+
     from transforms.human_filtering import db as D
     from transforms.human_filtering import simulate, tokens
     cfg = C.override(simulate.SimConfig(), _sim_leaves(), C.given(args, _sim_leaves())).check()

@@ -31,9 +31,9 @@ def parquet_files(run_dir: str) -> list:
 
 
 def load_rows(files: list) -> list:
+    import fsspec
     import pyarrow as pa
     import pyarrow.parquet as pq
-    import fsspec
     tables = []
     for path in files:
         with fsspec.open(path, "rb") as f:

@@ -13,9 +13,14 @@ violations, 0 when clean (transforms/finalize/publish/validation.py).
 import logging
 import sys
 
-from transforms.finalize.publish.validation import (REQUIRED_FILES, check_manifest,  # noqa: F401
-                                            check_near_dup_clusters, check_release,
-                                            first_violations, release_fingerprint)
+from transforms.finalize.publish.validation import (  # noqa: F401
+    REQUIRED_FILES,
+    check_manifest,
+    check_near_dup_clusters,
+    check_release,
+    first_violations,
+    release_fingerprint,
+)
 
 _check_near_dup_clusters = check_near_dup_clusters   # the name older tests use
 

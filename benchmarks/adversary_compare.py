@@ -225,8 +225,8 @@ def release_figures(run_dir: str, workdir: str) -> dict:
     (split of a candidate: its article's released split; query-only and passage-only
     trained on released train), with CIs, on dev+test; and the checks of issue 26: no
     released query an adversary answered, the filter's account saying so."""
-    from models.baselines import Predictor, train
     from models import hardness as H
+    from models.baselines import Predictor, train
     scored = read_parquet(join(run_dir, "filtered", "scored", "*.parquet")).to_pylist()
     released = read_parquet(join(run_dir, "dataset", "*.parquet")).to_pylist()
     stats = json.load(open(join(run_dir, "filtered", "stats", "adversarial_filter.json")))

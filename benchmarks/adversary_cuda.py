@@ -25,10 +25,11 @@ import time
 
 def prepare(candidates: str, out: str, limit: int = 600) -> dict:
     import numpy as np
+
+    from models.configs import TransformerConfig
     from models.embedding_reader import passage_plan
     from models.features import correct_mask
     from models.transformer import default_encoder, make_featurizer
-    from models.configs import TransformerConfig
     from transforms.core.io_utils import join, read_parquet
     rows = read_parquet(join(candidates, "*.parquet")).to_pylist()
     rows = sorted(rows, key=lambda r: r["id"])[:limit]
@@ -79,10 +80,11 @@ def measure(data: str, device: str = "cuda", steps: int = 40, batch: int = 8,
             score_batch_size: int = 64) -> dict:
     import torch
     from torch.nn.utils.rnn import pad_sequence
+    from transformers import AutoConfig, AutoModel
+
     from models.batching import pad_batch, score_batch
     from models.training import cloze_loss, to_device
     from models.transformer import Reader
-    from transformers import AutoConfig, AutoModel
     data, dev = pathlib.Path(data), torch.device(device)
     config = json.loads((data / "config.json").read_text())
     examples, golds = _load(data)

@@ -8,9 +8,9 @@ import json
 import os
 import pathlib
 
-from transforms.ingestion import readers
 from transforms.core.rules import is_rejected
 from transforms.curation.clean import CleanConfig, clean_article
+from transforms.ingestion import readers
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 CORPUS = pathlib.Path(os.environ.get("RECORD_CORPUS_DIR", REPO.parent / "shared" / "corpus"))

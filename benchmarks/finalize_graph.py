@@ -32,6 +32,7 @@ def write_verdicts(folder: str, n: int) -> None:
 
 def graph_bytes(run_dir: str, validated: str) -> int:
     import apache_beam as beam
+
     from beam_pipelines import finalize
     p = beam.Pipeline()
     finalize.graph(p, ["--filtered", f"{run_dir}/filtered", "--output", f"{run_dir}/dataset",
@@ -41,6 +42,7 @@ def graph_bytes(run_dir: str, validated: str) -> int:
 
 def embedded_bytes(validated: str) -> int:
     import apache_beam as beam
+
     from transforms.core.io_utils import read_parquet
     table = read_parquet(f"{validated}/*.parquet")
     verdicts = dict(zip(table.column("id").to_pylist(), table.column("valid_for").to_pylist()))

@@ -26,8 +26,7 @@ import tempfile
 import time
 
 from benchmarks import corpus
-from benchmarks.procmon import (TreeMonitor, _children_usage,  # noqa: F401
-                               machine_busy_s, wait_quiet)
+from benchmarks.procmon import TreeMonitor, _children_usage, machine_busy_s, wait_quiet  # noqa: F401
 
 REPO = corpus.REPO
 

@@ -34,17 +34,26 @@ import sys
 import time
 
 from benchmarks import corpus, layouts
-from transforms.curation.annotation import AnnotateConfig, Annotator
-from transforms.ingestion.articles import Article
 from transforms.core.rules import is_rejected
-from transforms.curation.clean import CleanConfig, clean_article
 from transforms.curation import wraps
+from transforms.curation.annotation import AnnotateConfig, Annotator
+from transforms.curation.clean import CleanConfig, clean_article
 from transforms.curation.coref import RuleBasedResolver
 from transforms.curation.names import OFFICE_TITLES, TITLE_ABBREVIATIONS
-from transforms.generation.cloze import PLACEHOLDER, QueryConfig, passage_row, queries_for_sentence
+from transforms.generation.cloze import (
+    PLACEHOLDER,
+    QueryConfig,
+    passage_row,
+    queries_for_sentence,
+)
 from transforms.generation.passages import HIGHLIGHT_SEP, PassageConfig, build_passage
-from transforms.generation.sentences import (SentenceConfig, passage_ngrams, select_sentence,
-                                            singletons_unchecked)
+from transforms.generation.sentences import (
+    SentenceConfig,
+    passage_ngrams,
+    select_sentence,
+    singletons_unchecked,
+)
+from transforms.ingestion.articles import Article
 
 # Independent of the cleaning rules on purpose: what a reader sees as an artefact. A
 # caption label is a short capitalised label and a colon; "He said: '...'" is speech.

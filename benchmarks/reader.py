@@ -44,6 +44,7 @@ def run_pipeline(groups, precision: str = "auto") -> tuple:
     import apache_beam as beam
     from apache_beam.ml.inference.base import RunInference
     from apache_beam.options.pipeline_options import PipelineOptions
+
     from models.reader_handler import reader_handler
     started, cpu = time.perf_counter(), time.process_time()
     opts = PipelineOptions(["--runner=FnApiRunner", "--direct_running_mode=in_memory",

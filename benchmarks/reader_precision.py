@@ -23,7 +23,7 @@ import time
 def load(scored: str, dataset=None) -> tuple:
     """(passage groups in id order, {query id: split} of the released rows or None)."""
     from transforms.core.io_utils import join, read_parquet
-    from transforms.finalize.hardness import SCORED_COLUMNS
+    from transforms.finalize.report.hardness import SCORED_COLUMNS
     rows = read_parquet(join(scored, "*.parquet"), columns=list(SCORED_COLUMNS)).to_pylist()
     released = None
     if dataset:

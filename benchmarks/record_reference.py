@@ -29,8 +29,8 @@ import sys
 from benchmarks import record_examples as rx
 from benchmarks.record_explorer import read_explorer
 from models import hardness as H
-from transforms.finalize.report import bootstrap
 from transforms.core.record_metric import exact_match_score, max_over_golds
+from transforms.finalize.report import bootstrap
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 OUT = REPO / "transforms" / "finalize" / "record_reference.py"

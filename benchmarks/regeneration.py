@@ -37,15 +37,23 @@ import re
 import sys
 
 from benchmarks import record_examples as rx
-from transforms.curation.annotation import AnnotateConfig, Annotator
 from transforms.core.rules import is_rejected
+from transforms.curation.annotation import AnnotateConfig, Annotator
 from transforms.curation.clean import clean_article
 from transforms.curation.coref import RuleBasedResolver
 from transforms.generation.cloze import QueryConfig, passage_row, queries_for_sentence
-from transforms.generation.passages import (PassageConfig, build_passage, ngrams,
-                                            written_ngrams)
-from transforms.generation.sentences import (SentenceConfig, passage_ngrams, select_sentence,
-                                             singletons_unchecked)
+from transforms.generation.passages import (
+    PassageConfig,
+    build_passage,
+    ngrams,
+    written_ngrams,
+)
+from transforms.generation.sentences import (
+    SentenceConfig,
+    passage_ngrams,
+    select_sentence,
+    singletons_unchecked,
+)
 from transforms.ingestion.articles import Article
 
 _QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"'})

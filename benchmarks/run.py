@@ -45,7 +45,9 @@ def target_row(name, ratio, op, bound, note=""):
 
 
 def machine() -> dict:
-    from importlib.metadata import version   # not `import spacy`: load_spacy imports it lean
+    from importlib.metadata import (
+        version,  # not `import spacy`: load_spacy imports it lean
+    )
     return {"cpus": os.cpu_count(), "loadavg": os.getloadavg(), "python": platform.python_version(),
             "platform": platform.platform(), "apache_beam": version("apache-beam"),
             "spacy": version("spacy")}

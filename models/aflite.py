@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from models import hardness as H
 from models.baselines import passage_only_features, query_only_features
 from models.features import LexicalFeatureConfig, answer_texts, lexical_features
-from models import hardness as H
 
 N_BUCKETS = 4096
 LEVELS = 1000            # predictability quantised to 1/1000 for the removal histogram
@@ -95,6 +95,7 @@ def train_heads(examples: list, masks: np.ndarray, config: AfliteConfig, seed: i
     standardised dense features plus hashed sparse weights; one CPU thread, so the
     same inputs give the same bytes. Returns numpy weights and the standardisation."""
     import torch
+
     from models.training import torch_threads
     m = config.heads
     usable = [i for i, e in enumerate(examples) if e["gold"].any()]

@@ -16,8 +16,16 @@ import math
 import numpy as np
 
 from models.configs import LexicalConfig
-from models.features import (DENSE_FEATURES, PLACEHOLDER, bucket, candidates, check_query,
-                             content, lexical_features, words)
+from models.features import (
+    DENSE_FEATURES,
+    PLACEHOLDER,
+    bucket,
+    candidates,
+    check_query,
+    content,
+    lexical_features,
+    words,
+)
 
 PASSAGE_ONLY_FEATURES = ("log_count", "count_share", "cluster_count", "in_highlights",
                          "highlight_count", "first_position", "first_rank", "n_tokens")
@@ -99,6 +107,7 @@ class Predictor:
 
     def __init__(self, trained: dict):
         import torch
+
         from models.lexical import Reader
         self.name = trained["name"]
         self.model = Reader(N_DENSE[self.name], N_BUCKETS)

@@ -53,6 +53,7 @@ class SentenceEncoder:
     def __init__(self, path=None, threads: int = 1, batch_size: int = 64,
                  precision: str = "fp32"):
         import torch
+
         from models.transformer import default_encoder, hf, localize
         AutoModel, AutoTokenizer = hf("AutoModel", "AutoTokenizer")
         path = localize(path or default_encoder())

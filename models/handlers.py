@@ -3,7 +3,11 @@ keyed by fold, fed numpy features (paper section 3.3)."""
 import logging
 
 import torch
-from apache_beam.ml.inference.base import KeyedModelHandler, KeyModelMapping, PredictionResult
+from apache_beam.ml.inference.base import (
+    KeyedModelHandler,
+    KeyModelMapping,
+    PredictionResult,
+)
 from apache_beam.ml.inference.pytorch_inference import PytorchModelHandlerKeyedTensor
 
 from models import reader_module

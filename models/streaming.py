@@ -19,6 +19,7 @@ import torch
 from models.featurized import capped, fold_mask, read_shards
 from transforms.core.procfs import rss_bytes
 
+
 class Meter:
     """The most rows held at once; and the process's resident memory when counting began
     and at its highest seen while rows were held (sampled at each `hold`)."""

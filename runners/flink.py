@@ -70,6 +70,7 @@ def environment_config(args):
     machines where the project lies at the same path)."""
     if environment(args) == "PROCESS" and not args.environment_config:
         import sys
+
         from runners.sdk_worker import environment_config as process_config
         return process_config(sys.executable)
     return args.environment_config

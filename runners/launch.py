@@ -25,6 +25,7 @@ def stage_graphs(build_argv: list, runner_argv: list) -> list:
     """[(stage name, Pipeline)] for every stage of `build`, built but not run."""
     import apache_beam as beam
     from apache_beam.options.pipeline_options import PipelineOptions
+
     from transforms.core.resources import gpu_hints
     from transforms.stages import plan
     args, config = build_config(build_argv)

@@ -29,8 +29,10 @@ def environment_config(python: str) -> str:
 def provision(endpoint: str, worker_id: str):
     """The runner's provision info: pipeline options, control and logging endpoints."""
     import grpc
-
-    from apache_beam.portability.api import beam_provision_api_pb2, beam_provision_api_pb2_grpc
+    from apache_beam.portability.api import (
+        beam_provision_api_pb2,
+        beam_provision_api_pb2_grpc,
+    )
     with grpc.insecure_channel(endpoint) as channel:
         stub = beam_provision_api_pb2_grpc.ProvisionServiceStub(channel)
         return stub.GetProvisionInfo(beam_provision_api_pb2.GetProvisionInfoRequest(),

@@ -7,8 +7,14 @@ from typing import Callable
 
 from transforms.core import config as C
 from transforms.core.preflight import InputError
-from transforms.stages import STAGE_NAMES, STAGES, BuildConfig, BuildPaths, BuildSettings, \
-    shared_conflicts
+from transforms.stages import (
+    STAGE_NAMES,
+    STAGES,
+    BuildConfig,
+    BuildPaths,
+    BuildSettings,
+    shared_conflicts,
+)
 
 #: (stage name, leaves of its settings) in pipeline order.
 SECTIONS = tuple((s.name, tuple(C.leaves(s.settings))) for s in STAGES)

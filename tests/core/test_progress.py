@@ -3,8 +3,8 @@ import io
 import logging
 
 import apache_beam as beam
-from apache_beam.options.pipeline_options import PipelineOptions
 import pytest
+from apache_beam.options.pipeline_options import PipelineOptions
 
 from transforms.core.accounting import StepFn, accounted
 from transforms.core.progress import Display, log

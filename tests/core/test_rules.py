@@ -8,8 +8,14 @@ import apache_beam as beam
 import pytest
 
 from transforms.core.accounting import COUNTS, REJECTED, RuleStep, SumCounts, count_of
-from transforms.core.rules import (Reject, Rule, first_rejection, is_rejected, rejections,
-                                   verdict)
+from transforms.core.rules import (
+    Reject,
+    Rule,
+    first_rejection,
+    is_rejected,
+    rejections,
+    verdict,
+)
 
 pytestmark = pytest.mark.fast
 

@@ -1,9 +1,18 @@
 import pytest
 
+from transforms.curation.clean import (
+    CleanConfig,
+    clean_article,
+    fix_dateline,
+    infer_source,
+    is_boilerplate,
+    normalise_whitespace,
+    strip_dailymail_byline,
+    strip_link_lines,
+    strip_trailing_credit,
+    undo_ptb_escapes,
+)
 from transforms.ingestion.articles import Article
-from transforms.curation.clean import (CleanConfig, clean_article, fix_dateline, infer_source,
-                              is_boilerplate, normalise_whitespace, strip_dailymail_byline,
-                              strip_link_lines, strip_trailing_credit, undo_ptb_escapes)
 
 pytestmark = pytest.mark.fast   # unit tests: `python -m pytest -q -m fast`
 
@@ -79,7 +88,11 @@ def test_clean_article_output():
 
 
 # ---- Daily Mail clean-up (issue 12) ----------------------------------------------------
-from transforms.curation.clean import caption_labels, split_captions, strip_photo_positions  # noqa: E402
+from transforms.curation.clean import (  # noqa: E402
+    caption_labels,
+    split_captions,
+    strip_photo_positions,
+)
 
 
 def test_last_updated_behind_a_byline_goes_too():
@@ -159,8 +172,13 @@ def test_publisher_footer_lines_are_boilerplate():
 # ---- text that is not a sentence of the story (fragments.py; follow-up of issue 12) -----
 from transforms.core.rules import Rule  # noqa: E402
 from transforms.curation.clean import PIECE_RULES, paragraph_pieces  # noqa: E402
-from transforms.curation.fragments import (find_link_headlines, find_stat_boxes,  # noqa: E402
-                                           is_link_headline, is_stat_box, split_fragments)
+from transforms.curation.fragments import (  # noqa: E402
+    find_link_headlines,
+    find_stat_boxes,
+    is_link_headline,
+    is_stat_box,
+    split_fragments,
+)
 
 # real text, cnndm_test250 article 41988ddd (Daily Mail): a player's stat box glued between
 # a caption and the body; it gave five queries of 64 tokens
@@ -363,6 +381,7 @@ def test_the_worked_example_of_docs_pipeline_md(monkeypatch):
     import collections
     import dataclasses
     import re
+
     from transforms.core.config import setting
     from transforms.core.rules import first_rejection
     from transforms.curation import clean

@@ -1,6 +1,11 @@
 import pytest
 
-from transforms.curation.coref import RuleBasedResolver, initials, normalise_name, trailing_names
+from transforms.curation.coref import (
+    RuleBasedResolver,
+    initials,
+    normalise_name,
+    trailing_names,
+)
 
 pytestmark = pytest.mark.fast   # unit tests: `python -m pytest -q -m fast`
 

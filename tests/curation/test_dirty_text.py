@@ -7,10 +7,10 @@ import json
 import pytest
 
 from transforms.ingestion import readers, text
+from transforms.ingestion.inputs import ReadConfig
 from transforms.ingestion.layouts.csv_table import csv_boundaries
 from transforms.ingestion.parts import Part, plan_parts
 from transforms.ingestion.read import ReadPart
-from transforms.ingestion.inputs import ReadConfig
 from transforms.ingestion.text import normalise_text
 
 pytestmark = pytest.mark.fast   # unit tests: `python -m pytest -q -m fast`

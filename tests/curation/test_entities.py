@@ -113,9 +113,14 @@ def test_spans_on_real_record_samples(record_format_dir, annotator):
 
 
 # ---- names of several words kept whole (compounds.py; follow-up of issue 12) -----------
-from transforms.curation.compounds import (ends_in_number, numbered_name,  # noqa: E402
-                                           split_at_preposition, split_possessive_pair)
+from transforms.curation.compounds import (  # noqa: E402
+    ends_in_number,
+    numbered_name,
+    split_at_preposition,
+    split_possessive_pair,
+)
 from transforms.curation.consistency import join_demonym_names  # noqa: E402
+
 
 def test_a_name_goes_on_over_its_number():
     def ext(text, name, label="PERSON", number_label=""):
@@ -136,8 +141,9 @@ def test_a_name_goes_on_over_its_number():
 
 def test_multi_word_names_stay_whole_on_real_text(corpus_dir, annotator):
     import json
-    from transforms.ingestion.articles import Article
+
     from transforms.curation.clean import clean_article
+    from transforms.ingestion.articles import Article
     # real article 6fc09e0d: Mick Schumacher's debut in the ADAC Formula 4 series
     row = next(r for r in map(json.loads, open(corpus_dir / "cnndm_test250.jsonl"))
                if r["id"].startswith("6fc09e0d"))

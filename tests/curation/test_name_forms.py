@@ -5,15 +5,27 @@ of real text; the model-based checks on whole real articles are in
 tests/curation/test_name_forms_real.py."""
 import pytest
 
-from transforms.curation.compounds import number_first_name, numbered_name, split_glued_person
+from transforms.curation.compounds import (
+    number_first_name,
+    numbered_name,
+    split_glued_person,
+)
 from transforms.curation.consistency import consistent_mentions, inside_compound
 from transforms.curation.coref import RuleBasedResolver, normalise_name
 from transforms.curation.entities import mark_span
 from transforms.curation.gender import MALE
 from transforms.curation.person_labels import settle_person_labels
-from transforms.curation.spans import before_currency, country_tail_mentions, repair_spans
-from transforms.curation.variants import (given_name_parts, is_ambiguous,
-                                          is_middle_name_variant, written_as_acronym)
+from transforms.curation.spans import (
+    before_currency,
+    country_tail_mentions,
+    repair_spans,
+)
+from transforms.curation.variants import (
+    given_name_parts,
+    is_ambiguous,
+    is_middle_name_variant,
+    written_as_acronym,
+)
 
 pytestmark = pytest.mark.fast
 

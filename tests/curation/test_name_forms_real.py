@@ -4,7 +4,6 @@ readers found in released items of unseen text."""
 import collections
 import json
 
-
 from transforms.core.rules import is_rejected
 from transforms.curation.clean import clean_article
 from transforms.curation.coref import RuleBasedResolver

@@ -8,7 +8,11 @@ import collections
 import pytest
 
 from transforms.curation.coref import RuleBasedResolver
-from transforms.curation.variants import club_tail, is_abbreviated_name, is_institution_head
+from transforms.curation.variants import (
+    club_tail,
+    is_abbreviated_name,
+    is_institution_head,
+)
 
 
 def clusters(*mentions):

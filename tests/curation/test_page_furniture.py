@@ -123,6 +123,7 @@ def test_promotions_are_known_by_their_form():
 @pytest.mark.fast
 def test_broken_highlights_are_joined_and_fragments_dropped():
     import collections
+
     from transforms.curation.highlights import clean_highlights
     counts = collections.Counter()
     got = clean_highlights(["Manchester", "United", "won", "the", "league", "on Sunday",
@@ -145,8 +146,11 @@ def test_broken_highlights_are_joined_and_fragments_dropped():
 
 @pytest.mark.fast
 def test_photo_notes_and_captions_of_the_issue():
-    from transforms.curation.captions import (count_photo_positions, strip_photo_positions,
-                                              strip_repeated_sentences)
+    from transforms.curation.captions import (
+        count_photo_positions,
+        strip_photo_positions,
+        strip_repeated_sentences,
+    )
     from transforms.generation.sentences import is_caption
     # real cnndm_test250 queries the issue's reader would call artefacts
     text = ("Aliesha, pictured here in 2013 before she started exercising, was by no means "

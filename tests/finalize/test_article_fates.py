@@ -12,8 +12,12 @@ from apache_beam.testing.util import assert_that, equal_to
 
 from transforms.core.accounting import COUNTS, SumCounts
 from transforms.core.schema import REJECTED_SCHEMA
-from transforms.finalize.report.fates import ArticleFates, filter_stopped_at, read_filter_rejected
 from transforms.finalize.report.assemble import filter_rejected_problems
+from transforms.finalize.report.fates import (
+    ArticleFates,
+    filter_stopped_at,
+    read_filter_rejected,
+)
 
 ANSWERED = ("adversary", "answered_by_adversary")
 

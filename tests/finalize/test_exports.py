@@ -11,8 +11,8 @@ from apache_beam.testing.util import assert_that, equal_to
 
 from transforms.core.accounting import COUNTS, SumCounts
 from transforms.finalize.exports import layouts as exports
-from transforms.finalize.publish import invariants
 from transforms.finalize.exports.export_writer import WriteExports
+from transforms.finalize.publish import invariants
 
 
 def _load(record_format_dir):

@@ -13,13 +13,13 @@ import pyarrow.parquet as pq
 import pytest
 
 from beam_pipelines import finalize, validate
-from transforms.core import manifest
+from transforms.core import manifest, record_metric
 from transforms.core.preflight import InputError
 from transforms.core.schema import GENERATION_FATE_SCHEMA, SCORED_SCHEMA
 from transforms.core.stage import StageFailed
-from transforms.core import record_metric
 from transforms.finalize.exports import layouts as exports
-from transforms.finalize.splits import near_duplicates, rules as splits
+from transforms.finalize.splits import near_duplicates
+from transforms.finalize.splits import rules as splits
 
 SPLITS = ("train", "dev", "test")
 PEOPLE = ["Maria Lopez", "Tom Becker", "Aisha Khan", "Li Wei", "Omar Haddad", "Sara Novak",
@@ -449,6 +449,7 @@ def test_graph_with_770k_verdicts_serializes_under_1_mb(tmp_path):
 def test_help_answers_without_importing_beam():
     import subprocess
     import sys
+
     from tests.conftest import REPO
     out = subprocess.run([sys.executable, "-X", "importtime", "-m", "beam_pipelines.finalize",
                           "--help"], cwd=REPO, capture_output=True, text=True, timeout=120)
@@ -479,6 +480,7 @@ def _digest(pairs) -> str:
 def real_run(generated_dir, tmp_path_factory):
     """generate (shared fixture) -> train_folds -> adversarial_filter -> finalize."""
     import shutil
+
     from beam_pipelines import adversarial_filter, train_folds
     root = tmp_path_factory.mktemp("real")
     for folder in ("candidates", "articles", "stats"):
@@ -572,8 +574,8 @@ def test_real_corpus_release_holds_no_local_path_and_its_card_counts_the_filter(
     """Every file `publish` would upload, Parquet cells included, is free of the run's
     temporary folder and the corpus' local path; the card's sentence on the filter gives
     the counts of filtered/rejected and of filtered/scored joined to the shards."""
-    from transforms.finalize.publish import upload as publish
     from tests.finalize.test_release_hygiene import _text_of
+    from transforms.finalize.publish import upload as publish
     dataset = real_run / "dataset"
     for name in publish.prepare(str(dataset), allow_unknown_license=True)["files"]:
         text = _text_of(dataset / name)
@@ -666,6 +668,7 @@ def test_reading_audit_sample_labels_and_finalize_agree(real_run, tmp_path):
     import shutil
     import subprocess
     import sys
+
     from beam_pipelines import audit
     from tests.conftest import REPO
     run = tmp_path / "run"

@@ -12,13 +12,18 @@ from apache_beam.testing.util import assert_that, equal_to
 
 from transforms.core.accounting import COUNTS, REJECTED, SumCounts
 from transforms.core.schema import DATASET_SCHEMA
+from transforms.finalize.exports.shards import WriteSplitShards
+from transforms.finalize.report.dataset_stats import (
+    Table1,
+    distributions,
+    summarize_counts,
+    table1,
+)
+from transforms.finalize.report.fates import ArticleFates
 from transforms.finalize.splits import rules as splits
 from transforms.finalize.splits.assign import AssignSplits
-from transforms.finalize.report.dataset_stats import Table1, distributions, summarize_counts, table1
 from transforms.finalize.splits.dedupe import DropDuplicateQueries
-from transforms.finalize.report.fates import ArticleFates
 from transforms.finalize.splits.grouping import GroupArticles
-from transforms.finalize.exports.shards import WriteSplitShards
 from transforms.finalize.splits.verdicts import ApplyHumanValidation, verdict_source
 
 

@@ -10,10 +10,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests.human_filtering.test_human_validation import write_record_candidates
+from transforms.core.record_metric import normalize_answer
 from transforms.core.schema import SCORED_SCHEMA
 from transforms.finalize.report import human_performance as HP
 from transforms.finalize.report.human_card import human_lines
-from transforms.core.record_metric import normalize_answer
 from transforms.human_filtering import hits as H
 from transforms.human_filtering import simulate as S
 

@@ -10,11 +10,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from beam_pipelines import validate
+from tests.finalize.test_finalize import run_finalize, write_filtered
+from tests.finalize.test_near_duplicates import real_stories, reprint, updated
 from transforms.core import manifest
 from transforms.core.schema import GENERATION_FATE_SCHEMA
 from transforms.finalize.splits import near_duplicates as N
-from tests.finalize.test_finalize import run_finalize, write_filtered
-from tests.finalize.test_near_duplicates import real_stories, reprint, updated
 
 SPLITS = ("train", "dev", "test")
 

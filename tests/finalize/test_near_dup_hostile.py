@@ -12,11 +12,11 @@ import pytest
 
 from beam_pipelines import validate
 from benchmarks.near_dup_attacks import EVASIONS, bbc_stories, bridge_chain, drift_chain
+from tests.finalize.test_finalize import run_finalize, write_filtered
 from transforms.core import manifest
+from transforms.core.near_dup_text import fold
 from transforms.core.schema import GENERATION_FATE_SCHEMA
 from transforms.finalize.splits import near_duplicates as N
-from transforms.core.near_dup_text import fold
-from tests.finalize.test_finalize import run_finalize, write_filtered
 
 SIGN, CONFIG = N.SignatureConfig(), N.NearDupConfig()
 SPLITS = ("train", "dev", "test")

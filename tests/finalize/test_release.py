@@ -16,10 +16,10 @@ from tests.finalize.test_finalize import fixture_rows, run_finalize, write_filte
 from transforms.core import manifest
 from transforms.core.preflight import InputError
 from transforms.core.schema import REJECTED_SCHEMA
-from transforms.finalize.publish import upload as publish
 from transforms.finalize.exports import hub
-from transforms.finalize.report import assemble as report
 from transforms.finalize.exports.shards import WriteSortedShards
+from transforms.finalize.publish import upload as publish
+from transforms.finalize.report import assemble as report
 
 SPLITS = ("train", "dev", "test")
 
@@ -272,6 +272,7 @@ def test_a_partial_ingest_warns_that_dev_is_empty_for_want_of_verdicts(releases,
                                                                        record_format_dir,
                                                                        caplog):
     import logging
+
     import pyarrow as pa
     filtered = releases[0].parent / "filtered"
     rows = fixture_rows(record_format_dir)

@@ -8,7 +8,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tests.finalize.test_finalize import ANSWERED, fixture_rows, run_finalize, write_filtered
+from tests.finalize.test_finalize import (
+    ANSWERED,
+    fixture_rows,
+    run_finalize,
+    write_filtered,
+)
 from transforms.core.schema import REJECTED_SCHEMA, SCORED_SCHEMA
 
 CHROMIUM = "/usr/bin/chromium"
@@ -261,6 +266,7 @@ REPO_TEMPLATES = pathlib.Path(__file__).resolve().parents[2] / "transforms" / "f
 def test_lm_eval_through_the_harness_refuses_an_extra_shard(release, tmp_path):
     pytest.importorskip("lm_eval", reason="lm-eval is not installed")
     import shutil
+
     from lm_eval.tasks import TaskManager
     copy = shutil.copytree(release, tmp_path / "copy")
     (dev,) = copy.glob("dev-*.parquet")

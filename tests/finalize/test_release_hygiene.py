@@ -13,12 +13,17 @@ import pytest
 
 from beam_pipelines import evaluate, validate
 from beam_pipelines import publish as publish_cli
+from tests.finalize.test_finalize import (
+    ANSWERED,
+    fixture_rows,
+    run_finalize,
+    write_filtered,
+)
 from transforms.core import manifest
 from transforms.core.preflight import InputError
 from transforms.core.schema import GENERATION_FATE_SCHEMA, SCORED_SCHEMA
 from transforms.finalize.publish import upload as publish
 from transforms.finalize.splits import split_warnings
-from tests.finalize.test_finalize import ANSWERED, fixture_rows, run_finalize, write_filtered
 
 SPLITS = ("train", "dev", "test")
 KEPT_ANSWERED = 3       # kept queries the adversary answered (as a readmitting sampler did)

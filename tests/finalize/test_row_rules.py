@@ -3,8 +3,14 @@ per rule, without Beam: the reason and the detail each rejected row carries."""
 import pytest
 
 from transforms.core.rules import first_rejection
-from transforms.finalize.row_rules import (DEDUPE_RULES, SPLIT_RULES, VALIDATION_RULES, Copies,
-                                           Placement, Verdicts)
+from transforms.finalize.row_rules import (
+    DEDUPE_RULES,
+    SPLIT_RULES,
+    VALIDATION_RULES,
+    Copies,
+    Placement,
+    Verdicts,
+)
 from transforms.finalize.splits.rules import bridge_group
 
 pytestmark = pytest.mark.fast

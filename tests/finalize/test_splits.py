@@ -7,8 +7,9 @@ import random
 
 import pytest
 
-from transforms.finalize.splits import quota, rules as splits
 from transforms.finalize.config import FinalizeSettings, parse_origins, parse_ratio
+from transforms.finalize.splits import quota
+from transforms.finalize.splits import rules as splits
 from transforms.finalize.splits.rules import GroupSummary, SplitConfig
 
 pytestmark = pytest.mark.fast   # unit tests: `python -m pytest -q -m fast`

@@ -10,8 +10,8 @@ import pytest
 
 from beam_pipelines import validate
 from tests.finalize.test_finalize import fixture_rows, run_finalize, write_filtered
-from transforms.finalize.publish import invariants
 from transforms.core.schema import DATASET_SCHEMA
+from transforms.finalize.publish import invariants
 from transforms.finalize.splits.rules import SplitConfig
 
 ROW = {"id": "q1", "passage_id": "p1", "article_id": "a1", "source": "cnn", "origin": "public",
@@ -169,6 +169,7 @@ def _validate_cli(root, *args):
 def _restamp_manifest_entry(root, name):
     """What an attacker does after editing a file: its manifest entry rewritten to match."""
     import json
+
     from transforms.core import manifest
     stored = json.loads((root / "_MANIFEST.json").read_text())
     stored["files"][name] = manifest.describe(str(root))["files"][name]

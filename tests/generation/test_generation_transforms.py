@@ -6,18 +6,17 @@ import pytest
 from apache_beam.testing.test_pipeline import TestPipeline as BeamTestPipeline
 from apache_beam.testing.util import assert_that, equal_to
 
+from tests.generation.test_passages_and_queries import HIGHLIGHTS, PARAGRAPHS
 from transforms.core.accounting import COUNTS, REJECTED, SumCounts
 from transforms.curation.annotation import AnnotateConfig
-from transforms.ingestion.articles import Article
 from transforms.curation.clean import CleanConfig
 from transforms.curation.curate import CurateArticles
-from transforms.ingestion.read import ReadArticles
 from transforms.generation.cloze import QueryConfig
 from transforms.generation.generate import FATES, GenerateClozeQueries
 from transforms.generation.passages import PassageConfig
 from transforms.generation.sentences import SentenceConfig
-
-from tests.generation.test_passages_and_queries import HIGHLIGHTS, PARAGRAPHS
+from transforms.ingestion.articles import Article
+from transforms.ingestion.read import ReadArticles
 
 STORY = "\n\n".join(PARAGRAPHS) + "\n\n" + "".join(f"@highlight\n\n{h}\n\n" for h in HIGHLIGHTS)
 

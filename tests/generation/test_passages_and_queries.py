@@ -1,12 +1,22 @@
 """Passage building and cloze queries on real spaCy annotations of a small story."""
 import pytest
 
-from transforms.ingestion.articles import Article
 from transforms.core.rules import is_rejected
 from transforms.curation.clean import clean_article
-from transforms.generation.cloze import PLACEHOLDER, QueryConfig, passage_row, queries_for_sentence
-from transforms.generation.passages import HIGHLIGHT_SEP, PassageConfig, build_passage, shortest_prefix
+from transforms.generation.cloze import (
+    PLACEHOLDER,
+    QueryConfig,
+    passage_row,
+    queries_for_sentence,
+)
+from transforms.generation.passages import (
+    HIGHLIGHT_SEP,
+    PassageConfig,
+    build_passage,
+    shortest_prefix,
+)
 from transforms.generation.sentences import select_sentence
+from transforms.ingestion.articles import Article
 
 PARAGRAPHS = (
     "PARIS, France (CNN) -- Marie Dubois, the mayor of Lyon, announced on Monday that the "

@@ -1,9 +1,14 @@
 import pytest
 
 from transforms.generation.passages import CandidateSentence, Entity, name_in_text
-from transforms.generation.sentences import (SentenceConfig, entities_have_passage_antecedent,
-                                  has_min_tokens, is_not_question, select_sentence,
-                                  shares_no_ngram)
+from transforms.generation.sentences import (
+    SentenceConfig,
+    entities_have_passage_antecedent,
+    has_min_tokens,
+    is_not_question,
+    select_sentence,
+    shares_no_ngram,
+)
 
 pytestmark = pytest.mark.fast   # unit tests: `python -m pytest -q -m fast`
 
@@ -59,9 +64,14 @@ def test_select_sentence_reports_the_first_failed_rule():
 
 # ---- rule profiles (issue 12) ----------------------------------------------------------
 from transforms.core.rules import Rule  # noqa: E402
-from transforms.generation.sentences import (PAPER_RULES, RECORD_RULES, SENTENCE_RULES,  # noqa: E402
-                                             entities_have_passage_precedent,
-                                             last_char_not_question, shares_no_cased_ngram)
+from transforms.generation.sentences import (  # noqa: E402
+    PAPER_RULES,
+    RECORD_RULES,
+    SENTENCE_RULES,
+    entities_have_passage_precedent,
+    last_char_not_question,
+    shares_no_cased_ngram,
+)
 
 
 def test_two_rule_tables_in_the_rules_convention():

@@ -18,10 +18,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from beam_pipelines import human_validation as hv
-from transforms.human_filtering import hits as H
-from transforms.human_filtering import mturk
 from transforms.core.record_metric import normalize_answer
 from transforms.core.schema import CANDIDATE_SCHEMA
+from transforms.human_filtering import hits as H
+from transforms.human_filtering import mturk
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 

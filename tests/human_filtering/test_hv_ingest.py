@@ -11,10 +11,13 @@ import sys
 import pytest
 
 from beam_pipelines import human_validation as hv
-from tests.human_filtering.test_human_validation import clickable, write_record_candidates
+from tests.human_filtering.test_human_validation import (
+    clickable,
+    write_record_candidates,
+)
 from transforms.human_filtering import mturk, tokens
 from transforms.human_filtering.csv_safe import safe_cell
-from transforms.human_filtering.store import QueuePolicy, Answer, Store, hits_from_rows
+from transforms.human_filtering.store import Answer, QueuePolicy, Store, hits_from_rows
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
@@ -375,8 +378,10 @@ def test_hits_csv_cells_never_start_a_formula_and_read_back_unchanged(record_for
                                                                       tmp_path):
     """Before: 36 query cells of hits.csv started with `=`, `+` or `-`."""
     import html
+
     import pyarrow as pa
     import pyarrow.parquet as pq
+
     from transforms.core.schema import CANDIDATE_SCHEMA
     rows = write_record_candidates(record_format_dir, tmp_path / "candidates")
     starts = ["=", "+", "-", "@", "\t", "'"]
@@ -407,6 +412,7 @@ def test_hits_csv_cells_never_start_a_formula_and_read_back_unchanged(record_for
 def test_build_ingests_a_csv_against_the_runs_own_hits(exported, tmp_path):
     """`build --results results.csv` checks the CSV against DIR/hits, where export puts them."""
     import shutil
+
     from transforms.human_filtering.fields import UserError
     from transforms.stages import BY_NAME, BuildConfig, BuildPaths
     hits_dir, rows, hits = exported

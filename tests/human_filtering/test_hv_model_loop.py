@@ -12,8 +12,8 @@ import pytest
 from beam_pipelines import human_validation as hv
 from tests.human_filtering.test_human_validation import write_record_candidates
 from tests.human_filtering.test_hv_server import Served, wrong_entity
-from transforms.core.schema import SCORED_SCHEMA
 from transforms.core.record_metric import normalize_answer
+from transforms.core.schema import SCORED_SCHEMA
 from transforms.human_filtering import model_loop, mturk, tokens
 from transforms.human_filtering.app import ServeConfig
 from transforms.human_filtering.fields import UserError

@@ -12,7 +12,12 @@ from beam_pipelines import human_validation as hv
 from tests.human_filtering.test_hv_server import Served, _together
 from transforms.human_filtering import tokens
 from transforms.human_filtering.app import ServeConfig
-from transforms.human_filtering.store import QueuePolicy, QueueRefused, Store, hits_from_rows
+from transforms.human_filtering.store import (
+    QueuePolicy,
+    QueueRefused,
+    Store,
+    hits_from_rows,
+)
 
 STUDY_IDS = {"STUDY_ID": "60aa11bb22cc33dd44ee55ff"}
 

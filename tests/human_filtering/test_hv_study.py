@@ -34,11 +34,11 @@ import pytest
 
 from beam_pipelines import evaluate, finalize
 from beam_pipelines import human_validation as hv
-from transforms.finalize.report import human_performance as HP
 from transforms.core.record_metric import normalize_answer
+from transforms.finalize.report import human_performance as HP
 from transforms.human_filtering import simulate, tokens
-from transforms.human_filtering.fields import UserError
 from transforms.human_filtering.app import ServeConfig
+from transforms.human_filtering.fields import UserError
 from transforms.human_filtering.server import Server
 
 REPO = pathlib.Path(__file__).resolve().parents[2]

@@ -1,12 +1,23 @@
 """Worker quality control and triple validation rules (paper section 3.4), without Beam."""
 import pytest
 
-from transforms.human_filtering.hits import entity_spans, is_correct, is_entity, render_passage_html
-from transforms.human_filtering.worker_quality import (QualityConfig, Submission,
-                                                       answer_roles, block_reason,
-                                                       check_workers, is_ambiguity_report,
-                                                       republish, validate_queries,
-                                                       validation_status)
+from transforms.human_filtering.hits import (
+    entity_spans,
+    is_correct,
+    is_entity,
+    render_passage_html,
+)
+from transforms.human_filtering.worker_quality import (
+    QualityConfig,
+    Submission,
+    answer_roles,
+    block_reason,
+    check_workers,
+    is_ambiguity_report,
+    republish,
+    validate_queries,
+    validation_status,
+)
 
 pytestmark = pytest.mark.fast   # unit tests: `python -m pytest -q -m fast`
 

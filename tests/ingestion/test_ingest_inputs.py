@@ -10,8 +10,13 @@ from transforms.ingestion import inputs, listing
 from transforms.ingestion.articles import Article
 from transforms.ingestion.parts import plan_parts
 from transforms.ingestion.read import ReadPart
-from transforms.ingestion.specs import (InputSpec, SpecError, format_input, from_toml,
-                                        parse_input)
+from transforms.ingestion.specs import (
+    InputSpec,
+    SpecError,
+    format_input,
+    from_toml,
+    parse_input,
+)
 
 datasets = pytest.importorskip("datasets")
 
@@ -77,6 +82,7 @@ def test_a_datasets_folder_is_accepted_and_other_folders_still_refused(exports, 
 
 def test_arrow_is_read_batch_by_batch(exports):
     import fsspec
+
     from transforms.ingestion.arrow import record_batches
     ds = datasets.Dataset.from_list([{"id": str(i), "article": "A. " * 5, "highlights": "h"}
                                      for i in range(2500)])
@@ -201,6 +207,7 @@ def test_build_config_input_tables_round_trip(tmp_path):
 def test_a_listed_file_gone_when_read_is_a_missing_file_row(tmp_path):
     import apache_beam as beam
     from apache_beam.testing.util import assert_that, equal_to
+
     from transforms.ingestion.read import ReadArticles
     for i in range(2):
         (tmp_path / f"s{i}.story").write_text(f"Body {i}.\n\n@highlight\n\nBullet\n")
@@ -221,6 +228,7 @@ def test_generate_gives_identical_candidates_from_every_layout(exports, tmp_path
     """Through the whole generate job: the same 3 real rows as a `datasets` folder, CSV,
     Parquet and JSON lines give byte-identical candidate rows."""
     import pyarrow.parquet as pq
+
     from beam_pipelines import generate
     small = datasets.load_from_disk(str(exports / "saved")).select(range(3))
     small.save_to_disk(str(tmp_path / "folder"))
@@ -243,9 +251,10 @@ def test_generate_gives_identical_candidates_from_every_layout(exports, tmp_path
 
 def test_the_examples_in_docs_ingest_parse(tmp_path):
     """Every TOML example and every --input of docs/ingest.md is read as documented."""
+    import pathlib
     import re
     import shlex
-    import pathlib
+
     from beam_pipelines import build
     text = (pathlib.Path(__file__).parents[2] / "docs" / "ingest.md").read_text()
     tomls = re.findall(r"```toml\n(.*?)```", text, re.S)
@@ -279,6 +288,7 @@ def test_a_load_dataset_cache_folder_gives_its_arrow_files(exports, tmp_path):
 def test_a_file_deleted_after_the_start_is_in_the_funnel(corpus_dir, tmp_path, caplog):
     """Issue 22: a file deleted just after the run starts was absent from the funnel."""
     import shutil
+
     from beam_pipelines import generate
     from transforms.core.stage import Runtime
     from transforms.generation import stage

@@ -384,6 +384,7 @@ def test_the_job_gives_the_same_candidate_queries_from_the_warc_as_from_the_page
     """Through the generate job: the pages one by one and a WARC of them give the same
     candidate queries; every WARC record is in the funnel (19 records in, 8 articles)."""
     import pyarrow.parquet as pq
+
     from beam_pipelines import generate
     (tmp_path / "w").mkdir()
     (tmp_path / "w" / "pages.warc.gz").write_bytes(build_warc(pages, singles, True))

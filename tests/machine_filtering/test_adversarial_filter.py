@@ -16,15 +16,23 @@ from models import reader_module
 from models.batching import score_loop
 from models.checkpoints import fold_dir, load_adversary, load_fold_model
 from models.features import candidates
-from models.hardness import answer_is_most_frequent
 from models.handlers import fold_model_handler
-from tests.machine_filtering.test_train_folds import _transforms_with_hints, build_candidates, build_lexical_adversary
+from models.hardness import answer_is_most_frequent
+from tests.machine_filtering.test_train_folds import (
+    _transforms_with_hints,
+    build_candidates,
+    build_lexical_adversary,
+)
 from transforms.core.hashing import fold_of
 from transforms.core.schema import CANDIDATE_SCHEMA, SCORED_SCHEMA
 from transforms.core.stage import StageFailed
 from transforms.machine_filtering.config import FilterSettings
 from transforms.machine_filtering.decide import per_fold
-from transforms.machine_filtering.scoring import ERROR_SCHEMA, ScoreWithAdversary, assign_fold
+from transforms.machine_filtering.scoring import (
+    ERROR_SCHEMA,
+    ScoreWithAdversary,
+    assign_fold,
+)
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +94,7 @@ def test_runinference_without_groupbykey_scores_each_query_with_its_fold_reader(
     import apache_beam as beam
     from apache_beam.testing.test_pipeline import TestPipeline
     from apache_beam.testing.util import assert_that, equal_to
+
     from transforms.core.accounting import SumCounts
     cands, adv = adversary
     rows = sorted(read(cands), key=lambda r: r["id"])[:150]
@@ -276,6 +285,7 @@ def test_runinference_dead_letters_become_error_rows(adversary):
     from apache_beam.ml.inference.base import RunInference
     from apache_beam.testing.test_pipeline import TestPipeline
     from apache_beam.testing.util import assert_that, equal_to
+
     from transforms.machine_filtering.scoring import error_row, failed_batch_rows
     _, adv = adversary
     handler = fold_model_handler(str(adv), load_adversary(str(adv)), "CPU", prebatched=True)
@@ -302,6 +312,7 @@ def test_fold_model_handler_is_keyed_by_fold_and_batches_itself(adversary):
 
 def test_gpu_hints_sit_on_runinference_only(adversary):
     import apache_beam as beam
+
     from transforms.machine_filtering import filter_stage
     from transforms.machine_filtering.config import FilterConfig, FilterPaths
     cands, adv = adversary

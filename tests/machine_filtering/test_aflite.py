@@ -146,6 +146,7 @@ def test_too_few_queries_are_scored_but_none_removed(tmp_path):
 
 def test_graph_paths_counts_every_path_from_the_sinks_to_the_sources():
     import apache_beam as beam
+
     from runners.launch import graph_paths
 
     def chain(diamonds: int, side: bool = False):
@@ -168,9 +169,14 @@ def test_adversarial_filter_graph_does_not_grow_with_aflite_iterations():
     k-fold readers) and the stage never started on Flink (its batch optimizer walks every
     path); now the iterations run inside one step."""
     import apache_beam as beam
+
     from runners.launch import PATH_LIMIT, graph_paths
     from transforms.machine_filtering import filter_stage
-    from transforms.machine_filtering.config import FilterConfig, FilterPaths, FilterSettings
+    from transforms.machine_filtering.config import (
+        FilterConfig,
+        FilterPaths,
+        FilterSettings,
+    )
     paths = FilterPaths(candidates="/nonexistent/candidates", adversary="/nonexistent/adv",
                         output="/nonexistent/filtered")
     counts = []

@@ -10,7 +10,10 @@ import pytest
 
 from beam_pipelines import adversarial_filter
 from models import aflite as A
-from tests.machine_filtering.test_train_folds import build_candidates, build_lexical_adversary
+from tests.machine_filtering.test_train_folds import (
+    build_candidates,
+    build_lexical_adversary,
+)
 
 SMALL = ["--aflite_heads", "8", "--aflite_max_iterations", "4"]
 

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
+from transforms.core.accounting import Count, Rejected
 from transforms.machine_filtering import balance as B
 from transforms.machine_filtering.config import FilterSettings
 from transforms.machine_filtering.decide import Decide
-from transforms.core.accounting import Count, Rejected
 
 MF, OT = B.MOST_FREQUENT, B.OTHER
 
@@ -150,6 +150,7 @@ def test_balance_plan_on_testpipeline_equals_the_pure_plan():
     import apache_beam as beam
     from apache_beam.testing.test_pipeline import TestPipeline
     from apache_beam.testing.util import assert_that, equal_to
+
     from tests.models.test_hardness import ROW
     on_mf = [{"start": 0, "end": 12, "text": "Barack Obama"}]
     rows = []
@@ -241,6 +242,7 @@ def test_balance_plan_over_released_queries_counts_each_as_kept():
     import apache_beam as beam
     from apache_beam.testing.test_pipeline import TestPipeline
     from apache_beam.testing.util import assert_that, equal_to
+
     from tests.models.test_hardness import ROW
     on_mf = [{"start": 0, "end": 12, "text": "Barack Obama"}]
     rows = [dict(ROW, id=f"q{i:03d}", answers=on_mf if i % 10 == 0 else ROW["answers"],

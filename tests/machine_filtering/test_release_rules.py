@@ -2,9 +2,19 @@
 as pure functions on rows built from real news sentences."""
 import pytest
 
-from tests.fixtures.item_rows import NEIGHBOUR, NEIGHBOUR_ENTS, SNOOKER, SNOOKER_ENTS, row
-from transforms.machine_filtering.release_rules import (ReleaseConfig, check_row,
-                                                        release_passage, sentence_key)
+from tests.fixtures.item_rows import (
+    NEIGHBOUR,
+    NEIGHBOUR_ENTS,
+    SNOOKER,
+    SNOOKER_ENTS,
+    row,
+)
+from transforms.machine_filtering.release_rules import (
+    ReleaseConfig,
+    check_row,
+    release_passage,
+    sentence_key,
+)
 from transforms.quality import aliases, cues
 
 pytestmark = pytest.mark.fast

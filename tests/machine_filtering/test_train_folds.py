@@ -25,8 +25,12 @@ from transforms.core.io_utils import read_parquet
 from transforms.core.preflight import InputError
 from transforms.core.resources import add_gpu_args, gpu_hints
 from transforms.machine_filtering.config import TrainConfig, TrainPaths, TrainSettings
-from transforms.machine_filtering.featurize import (FeaturizeCandidates, articles_digest,
-                                                    shard_count, shard_of)
+from transforms.machine_filtering.featurize import (
+    FeaturizeCandidates,
+    articles_digest,
+    shard_count,
+    shard_of,
+)
 from transforms.machine_filtering.training import train_fold
 
 N_ARTICLES = 120   # CNN/DM test articles (+ the 20 CNN stories): ~360 queries
@@ -89,6 +93,7 @@ def featurized(rows, tmp_path_factory):
     (shards, per-fold article summaries, summed counts) as JSON beside them."""
     import apache_beam as beam
     from apache_beam.testing.test_pipeline import TestPipeline
+
     from transforms.core.accounting import SumCounts
     from transforms.core.io_utils import write_json
     out = tmp_path_factory.mktemp("featurized")
@@ -279,6 +284,7 @@ def test_gpu_hints_flags():
 
 def test_gpu_hints_sit_on_the_training_step_only():
     import apache_beam as beam
+
     from transforms.machine_filtering import train_stage
     hints = {"accelerator": "type:nvidia-tesla-t4;count:1;install-nvidia-driver",
              "min_ram": "16GB"}
@@ -304,6 +310,7 @@ def test_a_known_row_count_keeps_reading_and_featurizing_fused(tmp_path):
     input made the local runner hold every row between the two: worker memory grew with
     the corpus, docs/scaling.md)."""
     import apache_beam as beam
+
     from transforms.machine_filtering import train_stage
     config = TrainConfig(TrainPaths(str(tmp_path / "candidates"), str(tmp_path / "out")))
 

@@ -70,6 +70,7 @@ def test_record_reference_is_measured_on_the_files_it_names(record_format_dir):
     with the figures, and the figures are what the benchmark measures again from them
     (the third-party files outside the corpus are checked where they are present)."""
     import hashlib
+
     from benchmarks import record_reference as rr
     from transforms.finalize.report.record_reference import RECORD_REFERENCE as REF
     stored = {s["file"]: s for s in REF["sources"]}

@@ -7,8 +7,14 @@ import pytest
 import torch
 
 from models.batching import MASKED, pad_batch, score_loop
-from models.features import (DENSE_FEATURES, ScoringError, candidates, correct_mask,
-                             lexical_features, sentence_spans)
+from models.features import (
+    DENSE_FEATURES,
+    ScoringError,
+    candidates,
+    correct_mask,
+    lexical_features,
+    sentence_spans,
+)
 from models.lexical import Featurizer, LexicalConfig, Reader, build, fit
 from models.training import cloze_loss, evaluate, featurize, seed_everything
 from transforms.core.hashing import fold_of

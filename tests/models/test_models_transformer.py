@@ -11,11 +11,11 @@ import torch
 
 from beam_pipelines import adversarial_filter, train_folds
 from models.batching import MASKED, pad_batch, score_loop
+from models.checkpoints import load_adversary
 from models.features import ScoringError, candidates
 from models.transformer import Featurizer, TransformerConfig, build, default_encoder
-from tests.models.test_models_lexical import record_rows
 from tests.machine_filtering.test_train_folds import build_candidates
-from models.checkpoints import load_adversary
+from tests.models.test_models_lexical import record_rows
 from transforms.core import manifest
 from transforms.core.schema import CANDIDATE_SCHEMA
 from transforms.machine_filtering.decide import per_fold

@@ -156,7 +156,7 @@ def test_precision_auto_is_bf16_only_on_a_cpu_with_native_bfloat16(tmp_path):
     assert embedding_reader.resolve_precision("auto") in ("bf16", "fp32")
     with pytest.raises(ValueError, match="precision must be one of"):
         embedding_reader.resolve_precision("int8")
-    from transforms.finalize.hardness_settings import HardnessSettings
+    from transforms.finalize.report.hardness_settings import HardnessSettings
     with pytest.raises(ValueError, match="hardness_reader_precision"):
         HardnessSettings(hardness_reader_precision="fp16")
 

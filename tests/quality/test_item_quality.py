@@ -5,9 +5,19 @@ import json
 
 import pytest
 
-from tests.fixtures.item_rows import NEIGHBOUR, NEIGHBOUR_ENTS, SNOOKER, SNOOKER_ENTS, row
-from transforms.finalize.report.item_quality import RECORD_FLAGS, item_quality_lines, section
+from tests.fixtures.item_rows import (
+    NEIGHBOUR,
+    NEIGHBOUR_ENTS,
+    SNOOKER,
+    SNOOKER_ENTS,
+    row,
+)
 from transforms.audit import audit
+from transforms.finalize.report.item_quality import (
+    RECORD_FLAGS,
+    item_quality_lines,
+    section,
+)
 from transforms.quality import flags
 from transforms.quality.labels import LabelsError, parse_labels, quality, wilson
 

@@ -43,8 +43,11 @@ def test_gpu_hints_sit_on_exactly_the_training_and_inference_steps(dataflow_grap
 
 
 def test_dataflow_option_set_is_complete(dataflow_graphs):
-    from apache_beam.options.pipeline_options import (GoogleCloudOptions, SetupOptions,
-                                                      StandardOptions)
+    from apache_beam.options.pipeline_options import (
+        GoogleCloudOptions,
+        SetupOptions,
+        StandardOptions,
+    )
     options = dataflow_graphs[0][1].options
     cloud = options.view_as(GoogleCloudOptions)
     assert (cloud.project, cloud.region) == ("my-project", "us-central1")
@@ -175,6 +178,7 @@ def test_flink_restarts_become_the_embedded_flinks_restart_strategy():
 @pytest.mark.fast
 def test_a_failed_flink_job_is_one_line_naming_the_stage_and_the_cause():
     from apache_beam.options.pipeline_options import PipelineOptions
+
     from transforms.core.stage import job_failed
     message = ("Pipeline BeamApp-root-1125232703-e6f3d096_e7c0 failed in state FAILED: "
                "java.lang.IllegalStateException: Process died with exit code 1\n"
@@ -213,6 +217,7 @@ def test_mavens_not_served_answer_is_recognised_and_shortened(out, answer):
 @pytest.mark.fast
 def test_the_job_servers_manifest_jar_lists_every_jar(tmp_path):
     import zipfile
+
     from runners.flink_jobserver import DRIVER, manifest_jar
     jars = [tmp_path / f"a-long-dependency-name-{i}-1.0.0.jar" for i in range(30)]
     out = manifest_jar([str(j) for j in jars], tmp_path / "server.jar")

@@ -156,8 +156,13 @@ def record(run: str, dataset: str, labels_file: str) -> dict:
     """Merge the labels into the run's labels.json, apply them to the release, rewrite its
     manifest and re-record finalize's marker; returns the release's `item_quality`."""
     import fsspec
+
     from transforms.finalize.exports.files import write_text
-    from transforms.finalize.report.item_quality import LABELS_FILE, apply_labels, read_labels
+    from transforms.finalize.report.item_quality import (
+        LABELS_FILE,
+        apply_labels,
+        read_labels,
+    )
     with fsspec.open(labels_file, "r", encoding="utf-8") as f:
         new = parse_labels(f.read(), labels_file)
     released = {r["id"] for r in iter_rows(dataset, columns=["id"])}

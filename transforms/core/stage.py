@@ -112,6 +112,7 @@ def job_server_runner(options):
     and that clean-up then fails before the server is stopped: one JVM per stage was left
     running. None for other runners, or when `--job_endpoint` names a running server."""
     import importlib
+
     from apache_beam.options.pipeline_options import PortableOptions, StandardOptions
     name = options.view_as(StandardOptions).runner
     if name not in ("FlinkRunner", "SparkRunner") or options.view_as(PortableOptions).job_endpoint:

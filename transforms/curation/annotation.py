@@ -11,13 +11,13 @@ import string
 from dataclasses import dataclass, field
 
 from transforms.core.config import setting
-from transforms.ingestion.articles import Article
 from transforms.curation.boundaries import fix_starts
-from transforms.curation.consistency import consistent_mentions
 from transforms.curation.compounds import number_first_name, numbered_name
+from transforms.curation.consistency import consistent_mentions
 from transforms.curation.entities import mark_span
-from transforms.curation.spans import drop_opening_dateline, repair_spans
 from transforms.curation.spacy_runtime import import_spacy
+from transforms.curation.spans import drop_opening_dateline, repair_spans
+from transforms.ingestion.articles import Article
 
 # Named-entity types kept (OntoNotes labels): people, groups, places, things with names.
 # Dates, times, money, quantities, percentages and ordinals/cardinals are not entities here.

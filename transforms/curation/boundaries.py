@@ -38,9 +38,15 @@ indices that start sentences.
 """
 from typing import List, Sequence, Tuple
 
-from transforms.curation.wordlists import (ATTRIBUTION_VERBS, CONTINUING_WORDS,  # noqa: F401
-                                           NUMBER_WORDS, OPENING_VERBS, SENTENCE_OPENERS,
-                                           SPEECH_VERBS, TITLE_INTRODUCERS)
+from transforms.curation.wordlists import (  # noqa: F401
+    ATTRIBUTION_VERBS,
+    CONTINUING_WORDS,
+    NUMBER_WORDS,
+    OPENING_VERBS,
+    SENTENCE_OPENERS,
+    SPEECH_VERBS,
+    TITLE_INTRODUCERS,
+)
 
 Token = Tuple[str, bool]   # text, followed by whitespace
 

@@ -22,17 +22,31 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple, Optional, Union
 
-from transforms.ingestion.articles import Article
-from transforms.curation import wraps
-from transforms.curation.captions import (CAPTION_LABEL, SCROLL_LINE,  # noqa: F401
-                                          caption_labels, count_photo_positions,
-                                          is_caption_piece, split_captions,
-                                          strip_photo_positions, strip_repeated_sentences)
-from transforms.curation import highlights as H
-from transforms.curation.promotions import MAX_PROMOTION_WORDS, find_promotions, is_promotion
-from transforms.curation.fragments import NOT_LINK_HEADLINE, NOT_STAT_BOX, split_fragments
 from transforms.core.config import setting
 from transforms.core.rules import Reject, Rule, first_rejection
+from transforms.curation import highlights as H
+from transforms.curation import wraps
+from transforms.curation.captions import (  # noqa: F401
+    CAPTION_LABEL,
+    SCROLL_LINE,
+    caption_labels,
+    count_photo_positions,
+    is_caption_piece,
+    split_captions,
+    strip_photo_positions,
+    strip_repeated_sentences,
+)
+from transforms.curation.fragments import (
+    NOT_LINK_HEADLINE,
+    NOT_STAT_BOX,
+    split_fragments,
+)
+from transforms.curation.promotions import (
+    MAX_PROMOTION_WORDS,
+    find_promotions,
+    is_promotion,
+)
+from transforms.ingestion.articles import Article
 
 STAGE = "clean"
 

@@ -36,11 +36,15 @@ import functools
 import re
 from typing import List, Sequence, Tuple
 
+from transforms.curation.compounds import (
+    ends_in_number,
+    split_glued_person,
+    split_hyphen_pair,
+    split_possessive_pair,
+)
 from transforms.curation.countries import country_of, is_known_place
-from transforms.curation.person_labels import settle_person_labels
 from transforms.curation.entities import HYPHEN_PREFIXES
-from transforms.curation.compounds import ends_in_number, split_glued_person, \
-    split_hyphen_pair, split_possessive_pair
+from transforms.curation.person_labels import settle_person_labels
 
 Triple = Tuple[int, int, str]
 

@@ -46,14 +46,28 @@ from rapidfuzz.distance import Levenshtein
 
 from transforms.curation.countries import country_of
 from transforms.curation.gender import agreed, compatible, given_name_gender
-from transforms.curation.names import (CAPITALS_ONLY_TITLES, GENERIC_ORG_WORDS, ORG_SUFFIXES,
-                                       ROYAL_TITLES, TITLE_ABBREVIATIONS, TITLE_NOUNS,
-                                       TITLE_PARTS)
-from transforms.curation.variants import (AMBIGUOUS, club_tail, given_name_parts,
-                                          is_abbreviated_name, is_contracted_acronym,
-                                          is_institution_head, is_middle_name_variant,
-                                          join_plurals, person_surnames, possessive_owner,
-                                          written_as_acronym)
+from transforms.curation.names import (
+    CAPITALS_ONLY_TITLES,
+    GENERIC_ORG_WORDS,
+    ORG_SUFFIXES,
+    ROYAL_TITLES,
+    TITLE_ABBREVIATIONS,
+    TITLE_NOUNS,
+    TITLE_PARTS,
+)
+from transforms.curation.variants import (
+    AMBIGUOUS,
+    club_tail,
+    given_name_parts,
+    is_abbreviated_name,
+    is_contracted_acronym,
+    is_institution_head,
+    is_middle_name_variant,
+    join_plurals,
+    person_surnames,
+    possessive_owner,
+    written_as_acronym,
+)
 
 # kept for callers that list titles; normalise_name reads the tables in names.py
 TITLES = TITLE_ABBREVIATIONS | TITLE_NOUNS | ROYAL_TITLES

@@ -13,8 +13,16 @@ from typing import NamedTuple
 
 import apache_beam as beam
 
-from transforms.core.accounting import (COUNTS, REJECTED, Count, RuleStep, StepFn, accounted,
-                                        merged, reject)
+from transforms.core.accounting import (
+    COUNTS,
+    REJECTED,
+    Count,
+    RuleStep,
+    StepFn,
+    accounted,
+    merged,
+    reject,
+)
 from transforms.core.hashing import short_digest
 from transforms.core.rules import Rule, is_rejected
 from transforms.curation.annotation import AnnotateConfig, Annotator

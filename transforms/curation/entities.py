@@ -23,8 +23,14 @@ from typing import List, Optional, Tuple
 from transforms.curation.compounds import split_at_preposition, split_hyphen_pair  # noqa: F401
 from transforms.curation.countries import country_of
 from transforms.curation.gender import given_name_gender
-from transforms.curation.names import CAPITALS_ONLY_TITLES, ROLE_TITLES, ROYAL_TITLES, \
-    TITLE_ABBREVIATIONS, TITLE_NOUNS, TITLE_PARTS
+from transforms.curation.names import (
+    CAPITALS_ONLY_TITLES,
+    ROLE_TITLES,
+    ROYAL_TITLES,
+    TITLE_ABBREVIATIONS,
+    TITLE_NOUNS,
+    TITLE_PARTS,
+)
 
 Span = Tuple[int, int, str]   # start, end (exclusive), label
 

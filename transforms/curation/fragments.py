@@ -17,7 +17,11 @@ import re
 from typing import List, Optional
 
 from transforms.core.rules import Rule
-from transforms.curation.wordlists import CONTINUING_WORDS, NUMBER_WORDS, SENTENCE_OPENERS
+from transforms.curation.wordlists import (
+    CONTINUING_WORDS,
+    NUMBER_WORDS,
+    SENTENCE_OPENERS,
+)
 
 # ---------------------------------------------------------------- Daily Mail stat boxes
 # an entry: a club or season, a bracket with a number, then counts ("97 apps, 22 goals")

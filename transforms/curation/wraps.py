@@ -33,8 +33,13 @@ from transforms.core.rules import Rule, first_rejection
 from transforms.curation.captions import caption_labels
 from transforms.curation.fragments import headline_shaped, is_link_headline
 from transforms.curation.promotions import is_promotion
-from transforms.curation.wordlists import (CAPTION_FINITE, CAPTION_PARTICIPLES, JOINING_WORDS,
-                                           PAST_TENSES, SENTENCE_HEADS)
+from transforms.curation.wordlists import (
+    CAPTION_FINITE,
+    CAPTION_PARTICIPLES,
+    JOINING_WORDS,
+    PAST_TENSES,
+    SENTENCE_HEADS,
+)
 
 # what the loader takes as a line's end (its END_TOKENS): any other line gets " ."
 LINE_ENDS = (".", "!", "?", "'", "`", '"', "’", "”", ")")

@@ -12,8 +12,8 @@ exports and Table 1 agree with the funnel. See docs/finalize.md.
 import logging
 
 from transforms.core import io_utils, manifest
-from transforms.core.preflight import InputError
 from transforms.core.outputs import check_owned
+from transforms.core.preflight import InputError
 from transforms.core.stage import Runtime, StageFailed, on_exit, run_pipeline
 from transforms.finalize.config import FinalizeConfig
 
@@ -63,18 +63,19 @@ def graph(p, config: FinalizeConfig, source=None, scored=True, filter_rejected=T
     the filter's scored/ and rejected/ folders have files (`run` looks; the hardness report
     reads scored/, the article fates rejected/)."""
     import apache_beam as beam
+
     from transforms.core.accounting import COUNTS, REJECTED
     from transforms.core.schema import ARTICLE_FATE_SCHEMA, REJECTED_SCHEMA
-    from transforms.finalize.splits.assign import AssignSplits
-    from transforms.finalize.report.dataset_stats import Table1
-    from transforms.finalize.splits.dedupe import DropDuplicateQueries
     from transforms.finalize.exports.export_writer import PassageFn, WriteExports
+    from transforms.finalize.exports.shards import WriteSortedShards, WriteSplitShards
+    from transforms.finalize.report.assemble import WriteReport
+    from transforms.finalize.report.dataset_stats import Table1
     from transforms.finalize.report.fates import ArticleFates, read_filter_rejected
-    from transforms.finalize.splits.grouping import GroupArticles
     from transforms.finalize.report.hardness import Hardness, read_scored
     from transforms.finalize.report.item_quality import item_flag_counts
-    from transforms.finalize.report.assemble import WriteReport
-    from transforms.finalize.exports.shards import WriteSortedShards, WriteSplitShards
+    from transforms.finalize.splits.assign import AssignSplits
+    from transforms.finalize.splits.dedupe import DropDuplicateQueries
+    from transforms.finalize.splits.grouping import GroupArticles
     from transforms.finalize.splits.verdicts import ApplyHumanValidation, verdict_source
     s, paths = config.settings, config.paths
     out = tmp_dir(paths.output)
@@ -139,6 +140,7 @@ def near_duplicate_clusters(p, fate_rows, config):
     """((article_id, near-duplicate cluster key), *their counts) from the signatures in
     generate's fate rows; none when the threshold turns the clustering off."""
     import apache_beam as beam
+
     from transforms.core.accounting import COUNTS
     from transforms.finalize.splits.near_dup_beam import NearDuplicateClusters
     if not config.enabled:
@@ -169,8 +171,8 @@ def check_inputs(config: FinalizeConfig):
 
 def write_browsing_aids(config: FinalizeConfig, out: str, stats: dict) -> None:
     """The lm-evaluation-harness task and the explorer page, from the written release."""
-    from transforms.finalize.report.explorer import write_explorer
     from transforms.finalize.exports.lm_eval_export import task_rows, write_lm_eval
+    from transforms.finalize.report.explorer import write_explorer
     s = config.settings
     write_lm_eval(out, s.lm_eval_task, task_rows(stats))
     sample = write_explorer(out, config.paths.run_folder(), config.paths.filtered,
@@ -184,10 +186,9 @@ def run(config: FinalizeConfig, runtime: Runtime = Runtime()) -> dict:
     """Check the inputs, build the dataset under `<output>.tmp`, check it, move it into
     place; returns the stats.json it wrote."""
     from transforms.core.progress import Display
-    from transforms.finalize.exports import files
-    from transforms.finalize.exports import fingerprint
-    from transforms.finalize.report.item_quality import record_labels
+    from transforms.finalize.exports import files, fingerprint
     from transforms.finalize.report.assemble import empty_split_warning, problems
+    from transforms.finalize.report.item_quality import record_labels
     from transforms.finalize.splits.split_warnings import split_warnings
     paths, s = config.paths, config.settings
     kept, source = check_inputs(config)

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from transforms.core.config import setting
+from transforms.core.constants import PLACEHOLDER
 from transforms.core.hashing import fold_of
 from transforms.core.rules import Rule, first_rejection
-from transforms.generation.passages import CandidateSentence, Entity, Passage
 from transforms.curation.countries import country_form
 from transforms.curation.variants import is_ambiguous
-from transforms.core.constants import PLACEHOLDER
+from transforms.generation.passages import CandidateSentence, Entity, Passage
 
 STAGE = "query"
 

@@ -9,14 +9,30 @@ finalize clusters near-duplicates by), or why it gave none.
 """
 import apache_beam as beam
 
-from transforms.core.accounting import (COUNTS, REJECTED, Count, RuleStep, Uncounted, accounted,
-                                        merged)
+from transforms.core.accounting import (
+    COUNTS,
+    REJECTED,
+    Count,
+    RuleStep,
+    Uncounted,
+    accounted,
+    merged,
+)
 from transforms.core.rules import is_rejected
-from transforms.curation.coref import RuleBasedResolver
-from transforms.generation.cloze import QUERY_RULES, QueryConfig, passage_row, queries_for_sentence
-from transforms.generation.passages import PASSAGE_RULES, PassageConfig, build_passage
-from transforms.generation.sentences import SENTENCE_RULES, SentenceConfig, sentence_context
 from transforms.core.signing import SignatureConfig, article_text, text_signature
+from transforms.curation.coref import RuleBasedResolver
+from transforms.generation.cloze import (
+    QUERY_RULES,
+    QueryConfig,
+    passage_row,
+    queries_for_sentence,
+)
+from transforms.generation.passages import PASSAGE_RULES, PassageConfig, build_passage
+from transforms.generation.sentences import (
+    SENTENCE_RULES,
+    SentenceConfig,
+    sentence_context,
+)
 
 FATES = "fates"
 

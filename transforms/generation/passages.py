@@ -13,14 +13,18 @@ import re
 from dataclasses import dataclass
 from typing import Union
 
-from transforms.curation.annotation import AnnotatedArticle
-from transforms.ingestion.articles import Article
-from transforms.curation.coref import CoreferenceResolver, RuleBasedResolver, normalise_name
-from transforms.curation.gender import gender_cue
-from transforms.curation.names import GENERIC_ORG_WORDS
 from transforms.core.config import setting
 from transforms.core.hashing import short_digest
 from transforms.core.rules import Reject, Rule, first_rejection
+from transforms.curation.annotation import AnnotatedArticle
+from transforms.curation.coref import (
+    CoreferenceResolver,
+    RuleBasedResolver,
+    normalise_name,
+)
+from transforms.curation.gender import gender_cue
+from transforms.curation.names import GENERIC_ORG_WORDS
+from transforms.ingestion.articles import Article
 
 STAGE = "passage"
 HIGHLIGHT_SEP = "\n@highlight\n"

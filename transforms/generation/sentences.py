@@ -26,7 +26,12 @@ from typing import NamedTuple, Optional
 from transforms.core.config import setting
 from transforms.core.rules import Rule, first_rejection
 from transforms.curation.promotions import is_promotion
-from transforms.generation.passages import CandidateSentence, Passage, ngrams, written_ngrams
+from transforms.generation.passages import (
+    CandidateSentence,
+    Passage,
+    ngrams,
+    written_ngrams,
+)
 
 STAGE = "sentence"
 PROFILES = ("record", "paper")

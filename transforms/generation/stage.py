@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from transforms.core import io_utils, manifest
 from transforms.core.funnel import Step
 from transforms.core.preflight import InputError
+from transforms.core.signing import SignatureConfig
 from transforms.core.stage import Runtime, StageFailed, run_pipeline
 from transforms.curation.annotation import AnnotateConfig
 from transforms.curation.clean import CleanConfig
-from transforms.ingestion.inputs import ReadConfig
 from transforms.generation.cloze import QueryConfig
 from transforms.generation.passages import PassageConfig
 from transforms.generation.sentences import SentenceConfig
-from transforms.core.signing import SignatureConfig
+from transforms.ingestion.inputs import ReadConfig
 
 log = logging.getLogger("generate")
 NAME = "generate"
@@ -73,12 +73,17 @@ def graph(p, config: GenerateConfig, files=None):
     the files pre-flight listed (a listing.Listing or [InputFile]); None: the job expands
     the input patterns itself."""
     import apache_beam as beam
+
     from transforms.core.accounting import COUNTS, REJECTED
-    from transforms.core.schema import (CANDIDATE_SCHEMA, GENERATION_FATE_SCHEMA, REJECTED_SCHEMA,
-                                        ROW_GROUP)
+    from transforms.core.schema import (
+        CANDIDATE_SCHEMA,
+        GENERATION_FATE_SCHEMA,
+        REJECTED_SCHEMA,
+        ROW_GROUP,
+    )
     from transforms.curation.curate import CurateArticles
-    from transforms.ingestion.read import ReadArticles
     from transforms.generation.generate import FATES, GenerateClozeQueries
+    from transforms.ingestion.read import ReadArticles
     s, out = config.settings, config.paths.output
     read = p | "ReadArticles" >> ReadArticles(config.paths.inputs, s.read, files)
     curated = read["main"] | "CurateArticles" >> CurateArticles(clean_config(s), s.annotate)

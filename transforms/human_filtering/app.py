@@ -24,7 +24,12 @@ import urllib.parse
 import anyio
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect
-from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import (
+    HTMLResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
 from starlette.routing import Route
 
 from transforms.core.config import setting
@@ -33,7 +38,12 @@ from transforms.human_filtering import forms, model_loop, prolific, tokens
 from transforms.human_filtering import hits as H
 from transforms.human_filtering.csv_safe import csv_text
 from transforms.human_filtering.fields import FieldError, check_id, shown
-from transforms.human_filtering.store import QueuePolicy, QueueRefused, Store, hits_from_rows
+from transforms.human_filtering.store import (
+    QueuePolicy,
+    QueueRefused,
+    Store,
+    hits_from_rows,
+)
 
 LOG = logging.getLogger(__name__)
 _HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),

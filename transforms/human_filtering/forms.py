@@ -8,8 +8,15 @@ the reason the server sends back in its 400.
 import urllib.parse
 
 from transforms.human_filtering import hits as H
-from transforms.human_filtering.fields import (ANSWER_MAX, FEEDBACK_MAX, FieldError,
-                                               check_id, check_text, parse_int, shown)
+from transforms.human_filtering.fields import (
+    ANSWER_MAX,
+    FEEDBACK_MAX,
+    FieldError,
+    check_id,
+    check_text,
+    parse_int,
+    shown,
+)
 from transforms.human_filtering.store import Answer
 from transforms.human_filtering.tokens import PROLIFIC_PARAMS, TOKEN_MAX
 

@@ -11,9 +11,9 @@ import json
 import re
 from importlib import resources
 
+from transforms.core.constants import PLACEHOLDER
 from transforms.core.hashing import short_digest
 from transforms.core.record_metric import normalize_answer
-from transforms.core.constants import PLACEHOLDER
 
 HIGHLIGHT = "\n@highlight\n"
 _SLOT_TOKEN = "__SFX__"

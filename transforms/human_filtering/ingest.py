@@ -20,9 +20,9 @@ import sqlite3
 import fsspec
 
 from transforms.core import io_utils, safejson
+from transforms.human_filtering import answers, labelstudio, mturk, prolific
 from transforms.human_filtering import db as D
 from transforms.human_filtering import hits as H
-from transforms.human_filtering import answers, labelstudio, mturk, prolific
 from transforms.human_filtering import results_check as R
 from transforms.human_filtering import worker_quality as Q
 from transforms.human_filtering.csv_safe import write_csv

@@ -12,8 +12,8 @@ import time
 
 import uvicorn
 
-from transforms.human_filtering.app import App, ServeConfig
 from transforms.human_filtering import model_loop
+from transforms.human_filtering.app import App, ServeConfig
 from transforms.human_filtering.export import read_hits
 
 

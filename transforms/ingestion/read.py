@@ -13,6 +13,7 @@ layout (registry.py: one module per format under layouts/).
 """
 import collections
 import logging
+
 import apache_beam as beam
 import fsspec
 

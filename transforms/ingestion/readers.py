@@ -23,9 +23,19 @@ from transforms.core import safejson
 from transforms.core.rules import Reject, first_rejection, rejected_row
 from transforms.ingestion.articles import Article
 from transforms.ingestion.layout import strip_compression
-from transforms.ingestion.record_rules import (FIELD_RULES, RECORD_RULES, Where, body_field,
-                                               highlights_field)
-from transforms.ingestion.specs import InputSpec, column_for, columns_problem, unknown_columns
+from transforms.ingestion.record_rules import (
+    FIELD_RULES,
+    RECORD_RULES,
+    Where,
+    body_field,
+    highlights_field,
+)
+from transforms.ingestion.specs import (
+    InputSpec,
+    column_for,
+    columns_problem,
+    unknown_columns,
+)
 from transforms.ingestion.streams import RecordRefused, guarded_rows
 from transforms.ingestion.text import clean_field, clean_prose, decode, normalise_text
 

@@ -10,9 +10,17 @@ import posixpath
 from typing import Optional
 
 from transforms.ingestion.layout import Layout, strip_compression
-from transforms.ingestion.layouts import (arrow_table, csv_table, json_lines, parquet_table,
-                                          rc_story, title_text, tsv_table, warc_archive,
-                                          web_page)
+from transforms.ingestion.layouts import (
+    arrow_table,
+    csv_table,
+    json_lines,
+    parquet_table,
+    rc_story,
+    title_text,
+    tsv_table,
+    warc_archive,
+    web_page,
+)
 
 LAYOUTS = (
     rc_story.LAYOUT,        # .story (DeepMind rc-data)

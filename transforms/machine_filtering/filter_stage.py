@@ -45,6 +45,7 @@ def handler_device(device: str, hints: dict) -> str:
 def graph(p, config: FilterConfig, metas: list, device: str, hints=None, check_files=True,
           first_in=None):
     import apache_beam as beam
+
     from transforms.core.accounting import COUNTS, REJECTED, WriteFunnel, accounted
     from transforms.core.schema import REJECTED_SCHEMA, ROW_GROUP, SCORED_SCHEMA
     from transforms.machine_filtering.balance import BalancePlan, step_mode
@@ -92,8 +93,12 @@ def adversaries(rows, config: FilterConfig, metas: list, device: str, hints=None
     AFLite's, or both merged (`adversary` setting: a query is answered when either
     answers it)."""
     import apache_beam as beam
-    from transforms.machine_filtering.scoring import (ScoreWithAdversary, error_row,
-                                                      unscored_row)
+
+    from transforms.machine_filtering.scoring import (
+        ScoreWithAdversary,
+        error_row,
+        unscored_row,
+    )
     s, parts_errors, parts_counts = config.settings, [], []
     scored = rows
     if s.uses_kfold():
@@ -151,7 +156,8 @@ def shares(account: dict, balance=None) -> dict:
     candidates, the queries the adversary step dropped and left (`Decide`'s stratum
     counts), those the balance step dropped and the kept queries (its counts; without
     a balance account, what the adversary left)."""
-    from models.hardness import MOST_FREQUENT as MF, OTHER
+    from models.hardness import MOST_FREQUENT as MF
+    from models.hardness import OTHER
     n = {(w, s): account.get(f"{w}.{s}", 0) for w in ("kept", "dropped") for s in (MF, OTHER)}
     b = {(w, s): (balance or {}).get(f"{w}.{s}", 0) for w in ("kept", "dropped")
          for s in (MF, OTHER)}

@@ -6,9 +6,14 @@ restatement evidence, measured here per passage with the encoder the worker load
 import apache_beam as beam
 
 from transforms.core.accounting import Count, RuleStep, accounted
+from transforms.machine_filtering.release_rules import (
+    RELEASE_RULES,
+    SIBLING_RULES,
+    STAGE,
+    ReleaseConfig,
+    release_passage,
+)
 from transforms.machine_filtering.restatement import passage_evidence
-from transforms.machine_filtering.release_rules import (RELEASE_RULES, SIBLING_RULES, STAGE,
-                                                        ReleaseConfig, release_passage)
 
 
 class ReleaseRules(RuleStep):

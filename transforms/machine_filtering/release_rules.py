@@ -41,9 +41,9 @@ from transforms.core.components import index_groups
 from transforms.core.config import setting
 from transforms.core.hashing import stable_hash
 from transforms.core.rules import Rule, first_rejection
+from transforms.machine_filtering.entity_types import compatible_entities
 from transforms.machine_filtering.restatement import Restatement, restates
 from transforms.quality import flags, neighbours
-from transforms.machine_filtering.entity_types import compatible_entities
 from transforms.quality.aliases import alias_in_query, clusters, plain
 from transforms.quality.cues import query_cue
 

@@ -46,6 +46,7 @@ def graph(p, config: TrainConfig, hints=None, check_files=False, first_in=None):
     is built (off by default: dry runs build it before generate has run; `run` checks the
     upstream manifest instead). `first_in`: the candidates' row count, for the funnel."""
     import apache_beam as beam
+
     from transforms.core.accounting import COUNTS, SumCounts
     from transforms.machine_filtering.featurize import FeaturizeCandidates
     from transforms.machine_filtering.training import TrainFolds

@@ -17,8 +17,15 @@ import apache_beam as beam
 import torch
 
 from models import reader_module
-from models.checkpoints import (finished_fold, fingerprint, fold_dir, resolve_device,
-                                save_state_dict, unfinish, write_metadata)
+from models.checkpoints import (
+    fingerprint,
+    finished_fold,
+    fold_dir,
+    resolve_device,
+    save_state_dict,
+    unfinish,
+    write_metadata,
+)
 from models.streaming import FoldStream, Meter
 from models.training import evaluate, seed_everything, torch_threads
 from transforms.core import config as C

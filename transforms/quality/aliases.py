@@ -14,10 +14,16 @@ import collections
 import re
 from typing import Optional
 
-from transforms.curation.coref import RuleBasedResolver
-from transforms.curation.names import (CLUB_WORDS, GENERIC_ORG_WORDS, ORG_SUFFIXES, ROYAL_TITLES,
-                                       TITLE_ABBREVIATIONS, TITLE_NOUNS)
 from transforms.core.constants import PLACEHOLDER
+from transforms.curation.coref import RuleBasedResolver
+from transforms.curation.names import (
+    CLUB_WORDS,
+    GENERIC_ORG_WORDS,
+    ORG_SUFFIXES,
+    ROYAL_TITLES,
+    TITLE_ABBREVIATIONS,
+    TITLE_NOUNS,
+)
 
 PERSON = "PERSON"
 PLACES = frozenset({"GPE", "LOC", "FAC"})

@@ -24,7 +24,14 @@ from typing import Iterable, Optional
 
 from transforms.core.rules import Rule, rejections
 from transforms.curation.coref import normalise_name
-from transforms.quality.aliases import (PLACEHOLDER, PLACES, alias_in_query, answer_spans, cluster_labels, plain)
+from transforms.quality.aliases import (
+    PLACEHOLDER,
+    PLACES,
+    alias_in_query,
+    answer_spans,
+    cluster_labels,
+    plain,
+)
 
 FUNCTION_WORDS = frozenset(
     "a an the of to in on at by for with from and or but as is was are were be been has "

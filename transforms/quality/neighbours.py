@@ -21,7 +21,7 @@ import re
 from typing import Optional
 
 from transforms.curation.names import TITLE_ABBREVIATIONS
-from transforms.quality.aliases import PLACEHOLDER, clusters, cluster_labels, plain
+from transforms.quality.aliases import PLACEHOLDER, cluster_labels, clusters, plain
 from transforms.quality.cues import PERSON_WORDS
 
 _TOKEN = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")

@@ -6,7 +6,6 @@ from transforms.core import io_utils
 from transforms.core.constants import SPLITS
 
 
-
 def shard_files(dataset: str) -> list:
     """The release's split shards, in split then name order."""
     out = []

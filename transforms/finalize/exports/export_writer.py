@@ -95,6 +95,7 @@ class MergePartsFn(GroupStepFn):
 
     def apply(self, item):
         import contextlib
+
         import fsspec
         split, paths = item
         paths = sorted(paths)

@@ -77,6 +77,7 @@ def stamp(folder: str) -> tuple:
     """(fingerprint, the folder's manifest) after writing the fingerprint on the card; the
     manifest is not written (the caller writes it once, from this)."""
     import fsspec
+
     from transforms.core import manifest
     m = manifest.describe(folder)
     fs, root = fsspec.core.url_to_fs(folder)

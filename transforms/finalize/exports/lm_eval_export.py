@@ -60,6 +60,7 @@ _SHARDS_LINE = "RELEASE_SHARDS = {}"
 def shard_hashes(out_dir: str) -> dict:
     """{shard file name: sha256} of the split shards in `out_dir`."""
     import fsspec
+
     from transforms.core import manifest
     fs, root = fsspec.core.url_to_fs(out_dir)
     names = [p.rsplit("/", 1)[-1] for p in fs.ls(root.rstrip("/"), detail=False)]

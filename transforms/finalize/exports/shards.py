@@ -81,6 +81,7 @@ class WriteShardFn(GroupStepFn):
 
     def apply(self, item, totals):
         import pyarrow as pa
+
         from transforms.core.schema import DATASET_SCHEMA
         schema = self.schema if self.schema is not None else DATASET_SCHEMA
         (group, index), rows = item

@@ -5,8 +5,8 @@ so callers can stop after the first few.
 """
 import hashlib
 
-from transforms.ingestion.text import hygiene_problem
 from transforms.core.constants import PLACEHOLDER, SPLITS
+from transforms.ingestion.text import hygiene_problem
 
 REQUIRED = ("id", "passage_id", "article_id", "source", "origin", "passage", "query", "split")
 

@@ -76,9 +76,9 @@ def license_problem(meta: dict, allow_unknown: bool):
 def prepare(dataset: str, max_violations: int = 5, allow_unknown_license: bool = False) -> dict:
     """{"files": what goes up, "bytes": their size, "card": the YAML} after every check;
     raises InputError with one line naming the first problem."""
-    from transforms.finalize.publish.validation import first_violations
     from transforms.finalize.exports import hub
     from transforms.finalize.exports.fingerprint import on_card
+    from transforms.finalize.publish.validation import first_violations
     if not os.path.isdir(dataset):
         raise InputError(f"{dataset}: not a folder (pass the released DIR/dataset)")
     files = listing(dataset)

@@ -18,9 +18,8 @@ import pyarrow.parquet as pq
 
 from transforms.core import io_utils, manifest
 from transforms.core.schema import DATASET_SCHEMA
-from transforms.finalize.exports import hidden_test
+from transforms.finalize.exports import fingerprint, hidden_test
 from transforms.finalize.publish import aids_check, export_check, invariants
-from transforms.finalize.exports import fingerprint
 from transforms.finalize.splits.rules import SPLITS, SplitConfig
 
 REQUIRED_FILES = ("stats.json", "README.md", "passage_length.png", "query_length.png",

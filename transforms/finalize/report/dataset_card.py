@@ -4,12 +4,11 @@ import json
 
 from transforms.finalize.exports import fingerprint, hub
 from transforms.finalize.report import filter_card
-from transforms.finalize.splits import split_warnings
 from transforms.finalize.report.hardness_card import hardness_lines
-from transforms.finalize.report.near_dup_card import near_dup_lines
 from transforms.finalize.report.human_card import human_lines
 from transforms.finalize.report.item_quality import item_quality_lines
-
+from transforms.finalize.report.near_dup_card import near_dup_lines
+from transforms.finalize.splits import split_warnings
 
 HISTOGRAMS = (  # (file, distribution key, x label)
     ("passage_length.png", "passage_tokens", "tokens per passage"),

@@ -24,9 +24,9 @@ import fsspec
 import pyarrow.parquet as pq
 
 from transforms.core import io_utils
+from transforms.core.constants import SPLITS
 from transforms.finalize.exports.files import write_text
 from transforms.finalize.exports.relative import input_root, strip_root
-from transforms.core.constants import SPLITS
 
 FOLDER = "explorer"
 _QUERY_COLUMNS = ["id", "passage_id", "source", "origin", "url", "passage", "entities",

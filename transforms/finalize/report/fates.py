@@ -28,8 +28,8 @@ Counts under `articles.*` let the stage check the table against the funnel
 import apache_beam as beam
 
 from transforms.core.accounting import COUNTS, Count, SumCounts, count_of
-from transforms.finalize.splits.keyed import GroupStepFn, join
 from transforms.finalize.exports.relative import InputRoot, released_fate
+from transforms.finalize.splits.keyed import GroupStepFn, join
 
 STEP = "articles"
 FINALIZE_STEPS = ("dedupe", "human_validation", "split")

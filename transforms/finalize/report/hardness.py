@@ -151,6 +151,7 @@ class ScoreReader(beam.PTransform):
 
     def expand(self, inputs):
         from apache_beam.ml.inference.base import KeyedModelHandler, RunInference
+
         from models.reader_handler import PassageReaderHandler
         by_article, populations = inputs
         handler = KeyedModelHandler(self.handler or PassageReaderHandler())

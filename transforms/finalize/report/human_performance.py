@@ -28,11 +28,11 @@ import fsspec
 import numpy as np
 
 from transforms.core import io_utils, safejson
-from transforms.core.config import setting
 from transforms.core import record_metric as M
+from transforms.core.config import setting
+from transforms.core.constants import SPLITS
 from transforms.human_filtering import answers as A
 from transforms.human_filtering.worker_quality import HELDOUT, VERDICT
-from transforms.core.constants import SPLITS
 
 OVERALL = "overall"
 NOT_MEASURED = "no human performance measured"
@@ -267,8 +267,9 @@ def loop_counts(per_query: dict, released: dict, verdicts: dict) -> dict:
 def add_to_release(out: str, validated: str | None, filtered: str, stats: dict) -> dict:
     """Measure, then rewrite the release's stats.json and card with the section."""
     import json
-    from transforms.finalize.report import dataset_card
+
     from transforms.finalize.exports.files import write_text
+    from transforms.finalize.report import dataset_card
     stats = dict(stats, human_performance=measure(out, validated, filtered))
     write_text(io_utils.join(out, "stats.json"), json.dumps(stats, indent=2) + "\n")
     shard_files = {s: stats["shards"][s]["files"] for s in SPLITS}

@@ -83,8 +83,8 @@ def read_labels(run_dir: str) -> dict:
 def apply_labels(dataset: str, labels: dict) -> dict:
     """Put the labelled released queries' quality into `dataset`'s stats.json and card;
     returns stats.json. Labels of ids not in the release are counted, not used."""
-    from transforms.finalize.report.dataset_card import render_card
     from transforms.finalize.exports.files import write_text
+    from transforms.finalize.report.dataset_card import render_card
     stats = io_utils.read_json(io_utils.join(dataset, "stats.json"))
     released = _released_ids(dataset)
     used = {q: c for q, c in labels.items() if q in released}

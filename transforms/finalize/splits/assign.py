@@ -17,13 +17,19 @@ reported as `max_group_*`.
 """
 import apache_beam as beam
 
-from transforms.core.accounting import (COUNTS, REJECTED, Count, RuleStep, SumCounts,
-                                        accounted)
+from transforms.core.accounting import (
+    COUNTS,
+    REJECTED,
+    Count,
+    RuleStep,
+    SumCounts,
+    accounted,
+)
 from transforms.core.schema import DATASET_SCHEMA
+from transforms.finalize.row_rules import SPLIT_RULES, Placement
 from transforms.finalize.splits import rules as S
 from transforms.finalize.splits.keyed import GroupStepFn, join
 from transforms.finalize.splits.quota import PlaceByQuota
-from transforms.finalize.row_rules import SPLIT_RULES, Placement
 
 STEP = "split"
 

@@ -22,8 +22,14 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from transforms.core.config import setting
-from transforms.core.signing import (SignatureConfig, article_text, shingles, signature,  # noqa: F401
-                                     text_signature, words)
+from transforms.core.signing import (  # noqa: F401
+    SignatureConfig,
+    article_text,
+    shingles,
+    signature,
+    text_signature,
+    words,
+)
 from transforms.finalize.splits.near_dup_bound import bound_component
 
 

@@ -13,8 +13,8 @@ import math
 from typing import Iterable, Mapping, Optional
 
 from transforms.core.components import components as union_find
-from transforms.core.hashing import stable_hash
 from transforms.core.constants import SPLITS  # noqa: F401 - splits.SPLITS is imported by others
+from transforms.core.hashing import stable_hash
 
 VALID_FOR = ("train", "dev_test", "none")
 _SCALE = float(2 ** 64)

@@ -23,8 +23,8 @@ import apache_beam as beam
 
 from transforms.core import io_utils
 from transforms.core.accounting import Count, RuleStep, StepFn, Uncounted, accounted
-from transforms.finalize.splits.keyed import join
 from transforms.finalize.row_rules import VALIDATION_RULES, Verdicts
+from transforms.finalize.splits.keyed import join
 from transforms.finalize.splits.rules import VALID_FOR
 
 STEP = "human_validation"

@@ -4,9 +4,13 @@ news text (BBC News 2004, ../shared/corpus/bbc_news, quoted). The rules are pure
 tests hand them evidence; one test measures it with the real frozen MiniLM."""
 import pytest
 
-from tests.item_rows import row
+from tests.fixtures.item_rows import row
 from transforms.machine_filtering import entity_types, restatement
-from transforms.machine_filtering.release_rules import ReleaseConfig, check_row, release_passage
+from transforms.machine_filtering.release_rules import (
+    ReleaseConfig,
+    check_row,
+    release_passage,
+)
 from transforms.machine_filtering.restatement import Restatement
 
 RUGBY = ("O'Gara kicked all of Ireland's points, with two dropped goals and five penalties, to "

@@ -11,7 +11,11 @@ from transforms.curation.consistency import consistent_mentions, is_common_word_
 from transforms.curation.coref import RuleBasedResolver
 from transforms.curation.countries import country_form
 from transforms.curation.highlights import clean_highlights, is_whole_sentence
-from transforms.curation.variants import is_contracted_acronym, plural_of, possessive_owner
+from transforms.curation.variants import (
+    is_contracted_acronym,
+    plural_of,
+    possessive_owner,
+)
 from transforms.generation.cloze import form_in_answers
 
 pytestmark = pytest.mark.fast
