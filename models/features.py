@@ -10,9 +10,8 @@ import re
 import zlib
 from dataclasses import dataclass
 
-from transforms.core.constants import PLACEHOLDER
+from transforms.core.constants import HIGHLIGHT_SEP, PLACEHOLDER
 
-HIGHLIGHT_SEP = "\n@highlight\n"
 _WORD = re.compile(r"\w+", re.UNICODE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
 STOPWORDS = frozenset(

@@ -19,6 +19,7 @@ import json
 import re
 
 from transforms.core import io_utils, manifest
+from transforms.core.constants import HIGHLIGHT_SEP as HIGHLIGHT
 from transforms.core.hashing import stable_hash
 from transforms.quality import flags
 from transforms.quality.aliases import PLACEHOLDER
@@ -26,7 +27,6 @@ from transforms.quality.labels import CLASSES, parse_labels
 from transforms.quality.release_rows import iter_rows
 
 AUDIT_DIR = "audit"
-HIGHLIGHT = "\n@highlight\n"
 _MD_INLINE = re.compile(r"([\\`*_{}\[\]|~])")
 _MD_LINE_START = re.compile(r"^(?=[-+#>=])|^(\d+)(?=[.)])")
 

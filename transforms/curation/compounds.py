@@ -17,9 +17,9 @@ a text and character offsets (entities.py and consistency.py call them).
 import re
 from typing import List, Optional, Tuple
 
+from transforms.core.constants import PERSON
 from transforms.curation.wordlists import NUMBER_WORDS
 
-PERSON = "PERSON"
 _CAP = re.compile(r"[A-Z]")
 # a number that ends a name, and what may follow it: the end, a word that is not a name's
 # ("RBS 6 Nations" goes on), closing punctuation, or a full stop that ends the text

@@ -20,6 +20,7 @@ preposition between two names, "Rayo against Real Madrid"), consistency.py.
 import re
 from typing import List, Optional, Tuple
 
+from transforms.core.constants import PERSON
 from transforms.curation.compounds import split_at_preposition, split_hyphen_pair  # noqa: F401
 from transforms.curation.countries import country_of
 from transforms.curation.gender import given_name_gender
@@ -34,7 +35,6 @@ from transforms.curation.names import (
 
 Span = Tuple[int, int, str]   # start, end (exclusive), label
 
-PERSON = "PERSON"
 # lower-case name particles: "al Qaeda", "Osama bin Laden", "Vincent van Gogh"
 PARTICLES = frozenset({"al", "el", "bin", "ibn", "de", "da", "di", "van", "von", "der", "den",
                        "du", "la", "le", "dos", "das", "del", "della", "ter", "ten", "abu"})

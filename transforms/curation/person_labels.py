@@ -28,11 +28,10 @@ name never changes label here.
 """
 from typing import Dict, Optional
 
+from transforms.core.constants import PERSON
 from transforms.curation.countries import is_demonym, is_known_place
 from transforms.curation.gender import is_given_name
 from transforms.curation.names import CLUB_WORDS
-
-PERSON = "PERSON"
 
 
 def full_names(labels: Dict[str, str]) -> list:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from transforms.core.config import setting
+from transforms.core.constants import HIGHLIGHT_SEP
 from transforms.core.hashing import short_digest
 from transforms.core.rules import Reject, Rule, first_rejection
 from transforms.curation.annotation import AnnotatedArticle
@@ -27,7 +28,6 @@ from transforms.curation.names import GENERIC_ORG_WORDS
 from transforms.ingestion.articles import Article
 
 STAGE = "passage"
-HIGHLIGHT_SEP = "\n@highlight\n"
 
 
 @dataclass(frozen=True)

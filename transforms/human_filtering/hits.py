@@ -11,11 +11,11 @@ import json
 import re
 from importlib import resources
 
+from transforms.core.constants import HIGHLIGHT_SEP as HIGHLIGHT
 from transforms.core.constants import PLACEHOLDER
 from transforms.core.hashing import short_digest
 from transforms.core.record_metric import normalize_answer
 
-HIGHLIGHT = "\n@highlight\n"
 _SLOT_TOKEN = "__SFX__"
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 #: Input columns of one task; a HIT of N > 1 tasks suffixes them `_1` ... `_N`.

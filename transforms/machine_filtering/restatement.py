@@ -18,8 +18,8 @@ from typing import Callable, NamedTuple, Optional
 import numpy as np
 
 from models.features import sentence_spans
+from transforms.core.constants import PLACEHOLDER
 
-PLACEHOLDER = "@placeholder"
 _HIGHLIGHT = "@highlight"
 
 

@@ -14,7 +14,7 @@ import collections
 import re
 from typing import Optional
 
-from transforms.core.constants import PLACEHOLDER
+from transforms.core.constants import PERSON, PLACEHOLDER
 from transforms.curation.coref import RuleBasedResolver
 from transforms.curation.names import (
     CLUB_WORDS,
@@ -25,7 +25,6 @@ from transforms.curation.names import (
     TITLE_NOUNS,
 )
 
-PERSON = "PERSON"
 PLACES = frozenset({"GPE", "LOC", "FAC"})
 _TITLES = TITLE_ABBREVIATIONS | TITLE_NOUNS | ROYAL_TITLES
 _NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})

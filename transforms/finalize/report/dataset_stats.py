@@ -13,10 +13,9 @@ the corpus.
 import apache_beam as beam
 
 from transforms.core.accounting import SumCounts
-from transforms.core.constants import SPLITS
+from transforms.core.constants import OVERALL, SPLITS
 
 STAT_SPLITS = SPLITS
-OVERALL = "overall"
 TABLE1_ROWS = ("queries", "unique_passages", "passage_vocab", "query_vocab",
                "tokens_per_passage", "entities_per_passage", "tokens_per_query")
 #: distributions of the dataset card: per passage, per passage, per query

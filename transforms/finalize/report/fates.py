@@ -28,13 +28,13 @@ Counts under `articles.*` let the stage check the table against the funnel
 import apache_beam as beam
 
 from transforms.core.accounting import COUNTS, Count, SumCounts, count_of
+from transforms.core.constants import ANSWERED
 from transforms.finalize.exports.relative import InputRoot, released_fate
 from transforms.finalize.splits.keyed import GroupStepFn, join
 
 STEP = "articles"
 FINALIZE_STEPS = ("dedupe", "human_validation", "split")
 FILTER_STEPS = ("adversary", "release", "balance")   # adversarial_filter's, in order
-ANSWERED = "answered_by_adversary"
 FILTER_COLUMNS = ["stage", "reason", "article_id"]
 
 

@@ -12,9 +12,9 @@ step (`funnel.stages.balance`). The released count
 is the hardness report's `adversary_answered` (`released` section): released rows whose
 scored candidate (`filtered/scored/*.parquet`) has `adversary_correct` true.
 """
+from transforms.core.constants import ANSWERED
 from transforms.finalize.splits.rules import SPLITS
 
-ANSWERED = "answered_by_adversary"
 KEPT_ANSWERED_KEYS = ("readmitted", "kept_answered")
 
 

@@ -23,13 +23,13 @@ import apache_beam as beam
 
 from models import hardness as H
 from models.baseline_catalog import REPORT, definitions
+from transforms.core.constants import OVERALL
 from transforms.core.hashing import stable_hash
 from transforms.finalize.report import bootstrap
 
 BASELINES = REPORT
 TRAINED = ("query_only", "passage_only")
 SECTIONS = ("candidates", "dropped", "released")
-OVERALL = "overall"
 SHARE, ANSWERED = "most_frequent_share", "adversary_answered"   # 0/1 per query, not baselines
 AGREE = "passage_only_agrees"    # passage_only predicts the most_frequent text (0/1)
 

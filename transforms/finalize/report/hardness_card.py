@@ -3,7 +3,7 @@ and 95% bootstrap interval, cells under bootstrap.MIN_READABLE_N queries marked 
 to read, each baseline under its one name (models/baseline_catalog.py), and ReCoRD's own
 figures measured with the same code (record_reference.py)."""
 from models.baseline_catalog import CATALOG, label
-from transforms.core.constants import SPLITS
+from transforms.core.constants import OVERALL, SPLITS
 
 SECTIONS = (("candidates", "candidates"), ("dropped", "dropped by the filter"),
             ("released", "released"))
@@ -50,7 +50,6 @@ def _table(rows: dict, fmt, first: str) -> list:
     return lines
 
 
-OVERALL = "overall"
 
 
 def _overall_name(name: str, split: str) -> str:

@@ -30,11 +30,10 @@ import numpy as np
 from transforms.core import io_utils, safejson
 from transforms.core import record_metric as M
 from transforms.core.config import setting
-from transforms.core.constants import SPLITS
+from transforms.core.constants import OVERALL, SPLITS
 from transforms.human_filtering import answers as A
 from transforms.human_filtering.worker_quality import HELDOUT, VERDICT
 
-OVERALL = "overall"
 NOT_MEASURED = "no human performance measured"
 #: ReCoRD's own figures (the paper), printed beside ours.
 RECORD = {
