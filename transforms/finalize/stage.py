@@ -15,9 +15,9 @@ from transforms.core import io_utils, manifest
 from transforms.core.outputs import check_owned
 from transforms.core.preflight import InputError
 from transforms.core.stage import Runtime, StageFailed, on_exit, run_pipeline
+from transforms.finalize import NAME
 from transforms.finalize.config import FinalizeConfig
 
-NAME = "finalize"
 log = logging.getLogger(NAME)
 SCRATCH = "_scratch"
 _ROW_COLUMNS = ("id", "passage_id", "article_id", "source", "origin", "url", "passage",

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from typing import Callable, NamedTuple, Optional
 
 from transforms.core.rules import rejected_row
+from transforms.ingestion import STAGE
 from transforms.ingestion.specs import InputSpec
 from transforms.ingestion.streams import too_large_detail
 
-STAGE = "read"
 COMPRESSIONS = (".gz", ".bz2", ".xz", ".zst")
 
 

@@ -4,9 +4,8 @@ Arrow row is measured as its JSON line would be against `--max_record_mb`."""
 from typing import Optional
 
 from transforms.core.rules import rejected_row
+from transforms.ingestion import STAGE
 from transforms.ingestion.articles import Article
-
-STAGE = "read"
 
 #: the most characters a short field may hold, in every layout: longer is no id, URL or
 #: title but a payload (a 30 MB `url` cell once reached the explorer page whole)

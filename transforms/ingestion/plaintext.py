@@ -22,11 +22,11 @@ import re
 from typing import Iterator, Optional, Union
 
 from transforms.core.rules import rejected_row
+from transforms.ingestion import STAGE
 from transforms.ingestion.articles import Article
 from transforms.ingestion.readers import strip_compression
 from transforms.ingestion.text import clean_prose, looks_binary
 
-STAGE = "read"
 LEGACY_ENCODING = "cp1252"
 _KNOWN_FOLDERS = {"bbc": "bbc", "cnn": "cnn", "dailymail": "dailymail",
                   "daily_mail": "dailymail", "reuters": "reuters", "guardian": "theguardian"}

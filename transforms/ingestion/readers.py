@@ -21,6 +21,7 @@ from typing import Iterable, Iterator, Optional, Union
 
 from transforms.core import safejson
 from transforms.core.rules import Reject, first_rejection, rejected_row
+from transforms.ingestion import STAGE
 from transforms.ingestion.articles import Article
 from transforms.ingestion.layout import strip_compression
 from transforms.ingestion.record_rules import (
@@ -38,8 +39,6 @@ from transforms.ingestion.specs import (
 )
 from transforms.ingestion.streams import RecordRefused, guarded_rows
 from transforms.ingestion.text import clean_field, clean_prose, decode, normalise_text
-
-STAGE = "read"
 
 Parsed = Union[Article, dict]  # an Article, or a rejected row
 

@@ -24,10 +24,10 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.recordloader import ArchiveLoadFailed
 
 from transforms.core.rules import rejected_row
+from transforms.ingestion import STAGE
 from transforms.ingestion.articles import Article
 from transforms.ingestion.web import MAX_PAGE_BYTES, parse_html
 
-STAGE = "read"
 PAGE_RECORDS = ("response", "resource")
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 ARCHIVE_STARTS = (b"WARC/", b"\x1f\x8b", b"filedesc://")   # WARC, gzip member, ARC

@@ -30,12 +30,12 @@ from trafilatura.utils import load_html
 from w3lib.encoding import html_to_unicode
 
 from transforms.core.rules import rejected_row
+from transforms.ingestion import STAGE
 from transforms.ingestion.articles import Article
 from transforms.ingestion.plaintext import path_id
 from transforms.ingestion.readers import url_hash
 from transforms.ingestion.text import clean_prose, looks_binary
 
-STAGE = "read"
 MAX_PAGE_BYTES = 20_000_000     # trafilatura's own MAX_FILE_SIZE
 
 

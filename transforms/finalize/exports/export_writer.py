@@ -21,13 +21,13 @@ import apache_beam as beam
 from transforms.core import io_utils
 from transforms.core.accounting import COUNTS
 from transforms.core.hashing import stable_hash
+from transforms.finalize.exports import STEP
 from transforms.finalize.exports import layouts as exports
 from transforms.finalize.exports.files import open_write
 from transforms.finalize.exports.hidden_test import PRIVATE_FILE
 from transforms.finalize.splits.keyed import GroupStepFn
 from transforms.finalize.splits.rules import SPLITS
 
-STEP = "write"
 READ_BLOCK = 1 << 18      # bytes buffered per part while merging
 
 

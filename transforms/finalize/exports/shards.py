@@ -18,12 +18,12 @@ import apache_beam as beam
 from transforms.core import io_utils
 from transforms.core.accounting import COUNTS, Count
 from transforms.core.hashing import stable_hash
+from transforms.finalize.exports import STEP
 from transforms.finalize.exports.files import open_write
 from transforms.finalize.splits.keyed import GroupStepFn
 from transforms.finalize.splits.rules import SPLITS
 
 ROW_GROUP_ROWS = 2_000
-STEP = "write"
 
 
 def shard_count(rows: int, shard_rows: int, num_shards: Optional[int]) -> int:

@@ -15,11 +15,11 @@ import apache_beam as beam
 from transforms.core import io_utils
 from transforms.core.accounting import SumCounts
 from transforms.core.funnel import Step, chain_gaps, funnel
+from transforms.finalize import NAME
 from transforms.finalize.exports.files import write_bytes, write_text
 from transforms.finalize.report import dataset_card, dataset_stats, item_quality
 from transforms.finalize.splits.rules import SPLITS
 
-NAME = "finalize"
 STEPS = (Step("dedupe", "query"), Step("human_validation", "query"), Step("split", "query"),
          Step("write", "query"))
 GENERATE_STATS = "stats/generate.json"

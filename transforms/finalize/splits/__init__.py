@@ -14,3 +14,5 @@ verdicts.
 - `split_warnings`: Warnings about the released splits' sizes: logged by the stage and printed on ...
 - `verdicts`: Human-validation verdicts (paper section 3.4) joined to the kept queries by id
 """
+
+STEP = "split"   # the step the split modules count under

@@ -27,12 +27,10 @@ from transforms.core.accounting import (
 )
 from transforms.core.schema import DATASET_SCHEMA
 from transforms.finalize.row_rules import SPLIT_RULES, Placement
+from transforms.finalize.splits import STEP
 from transforms.finalize.splits import rules as S
 from transforms.finalize.splits.keyed import GroupStepFn, join
 from transforms.finalize.splits.quota import PlaceByQuota
-
-STEP = "split"
-
 
 DEV_TEST = ("dev_test",)     # the key of dev/test-valid queries among ("origin", o) keys
 

@@ -21,10 +21,9 @@ whole (`near_dup_big_components`).
 import apache_beam as beam
 
 from transforms.core.accounting import COUNTS, Count
+from transforms.finalize.splits import STEP
 from transforms.finalize.splits import near_duplicates as N
 from transforms.finalize.splits.keyed import EdgeSetFn, GroupStepFn, join
-
-STEP = "split"
 
 
 class SignaturesFn(GroupStepFn):

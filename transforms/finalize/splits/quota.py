@@ -20,11 +20,11 @@ from typing import Iterable
 import apache_beam as beam
 
 from transforms.core.accounting import COUNTS, Count, SumCounts
+from transforms.finalize.splits import STEP
 from transforms.finalize.splits import rules as S
 from transforms.finalize.splits.keyed import GroupStepFn
 from transforms.finalize.splits.rules import fits
 
-STEP = "split"
 _EPS = 1e-9
 
 
