@@ -233,11 +233,15 @@ def test_ctrl_c_stops_the_annotation_server(record_format_dir, tmp_path):
          str(tmp_path / "hits"), "--db", str(tmp_path / "a.sqlite"), "--port", str(port)],
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True)
+    import urllib.error
+    import urllib.request
     deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    while time.time() < deadline:     # serving requests, not only listening: a Ctrl-C
+        try:                          # during start-up ends it before its shutdown log
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2).close()
             break
+        except urllib.error.HTTPError:
+            break                     # an answer (the page asks for a token): it serves
         except OSError:
             time.sleep(0.2)
     os.killpg(proc.pid, signal.SIGINT)
