@@ -17,6 +17,7 @@ from transforms.curation.consistency import consistent_mentions
 from transforms.curation.entities import mark_span
 from transforms.curation.spacy_runtime import import_spacy
 from transforms.curation.spans import drop_opening_dateline, repair_spans
+from transforms.curation.split_names import repair_person_spans
 from transforms.ingestion.articles import Article
 
 # Named-entity types kept (OntoNotes labels): people, groups, places, things with names.
@@ -169,7 +170,8 @@ def finish_article(drafts) -> list:
     out = []
     for d, found in zip(drafts, triples):
         mentions = [Mention(s, e, d.text[s:e], label)
-                    for s, e, label in drop_opening_dateline(d.text, found)]
+                    for s, e, label in repair_person_spans(
+                        d.text, drop_opening_dateline(d.text, found))]
         covered = bytearray(len(d.text))      # 1 inside a mention: a word touches one
         for m in mentions:                    # when one of its characters is covered
             covered[m.start:m.end] = b"\x01" * (m.end - m.start)

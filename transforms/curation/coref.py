@@ -31,6 +31,9 @@ replace it: anything that maps a list of mentions to one cluster key per mention
   Group"), never an acronym as a longer name's short form ("IPTV" / "IPTV World Forum"),
   a country's name that ends a person's full name is a surname ("Jordan" -> "Louis
   Jordan");
+- a party's nickname ("Tories" -> "Conservatives"), a short form defined in brackets
+  ("Yuganskneftegas (Yugansk)"), never a name's maker as a short form of a name made of
+  two names ("Microsoft" / "Microsoft IPTV" beside "IPTV"): `aliases.py`;
 - never across genders (`gender.py`): a mention may carry a cue (a third item, "m" or "f",
   from the title or kinship noun before it: "Mrs Phillips", "his wife June"); a lone
   surname with a cue is its own node ("phillips#f"), and no link joins a name whose
@@ -44,6 +47,7 @@ from typing import Protocol, Sequence
 
 from rapidfuzz.distance import Levenshtein
 
+from transforms.curation.aliases import is_maker_prefix, same_entity_pairs
 from transforms.curation.countries import country_of
 from transforms.curation.gender import agreed, compatible, given_name_gender
 from transforms.curation.names import (
@@ -85,9 +89,10 @@ MIN_WORD_FOR_TYPO = 5
 
 
 class CoreferenceResolver(Protocol):
-    def clusters(self, mentions: Sequence[tuple]) -> list:
+    def clusters(self, mentions: Sequence[tuple], same: Sequence[tuple] = ()) -> list:
         """`mentions` are (text, label) pairs, or (text, label, gender cue) triples;
-        returns one hashable cluster key per mention."""
+        `same` optional pairs of them known to be one entity; returns one hashable
+        cluster key per mention."""
 
 
 def _ascii_fold(text: str) -> str:
@@ -238,7 +243,9 @@ def _trailing_targets(name: str, distinct, top: dict, root=lambda n: n) -> set:
 class RuleBasedResolver:
     """Deterministic clustering: the same mentions always give the same clusters."""
 
-    def clusters(self, mentions: Sequence[tuple]) -> list:
+    def clusters(self, mentions: Sequence[tuple], same: Sequence[tuple] = ()) -> list:
+        """`same`: ((text, label), (text, label)) pairs known to be one entity
+        (aliases.bracketed_aliases)."""
         labels = collections.defaultdict(collections.Counter)
         raw_first = collections.defaultdict(set)    # name -> first raw words (titles)
         cues = collections.defaultdict(list)        # name -> gender cues of its mentions
@@ -283,6 +290,8 @@ class RuleBasedResolver:
         uf = _Union(distinct)
         plain = [n for n in distinct if not n.startswith("country:")]
         base = {n: n.split("#")[0] for n in plain}
+        for a, b in same_entity_pairs(plain, [tuple(normalise_name(*m) for m in p) for p in same]):
+            uf.union(a, b)          # a party's nickname, a short form defined in brackets
         # misspelled variants of one name
         for i, a in enumerate(plain):
             for b in plain[i + 1:]:
@@ -319,7 +328,7 @@ class RuleBasedResolver:
                         and (is_name_part(alias, full) or alias in given_name_parts(full))
                         and compatible(gender[name], gender[full])) or (
                         org[name] and org[full] and not person[full] and not acronym[name]
-                        and (is_short_form(alias, full)
+                        and (is_short_form(alias, full) and not is_maker_prefix(alias, full, plain)
                              or is_institution_head(alias, full, written[name]))) or (
                         not group[name] and compatible(gender[name], gender[full])
                         and is_abbreviated_name(alias, full)):

@@ -17,6 +17,7 @@ from transforms.core.config import setting
 from transforms.core.constants import HIGHLIGHT_SEP
 from transforms.core.hashing import short_digest
 from transforms.core.rules import Reject, Rule, first_rejection
+from transforms.curation.aliases import bracketed_aliases
 from transforms.curation.annotation import AnnotatedArticle
 from transforms.curation.coref import (
     CoreferenceResolver,
@@ -271,7 +272,9 @@ def build_passage(annotated: AnnotatedArticle, config: PassageConfig = PassageCo
             sentences_raw.append((s, _mentions_in(segment, s.start, s.end, -s.start),
                                   segment.text[s.start:s.end]))
     all_mentions = [m[2:] for m in raw] + [m[2:] for _, ms, _ in sentences_raw for m in ms]
-    all_keys = resolver.clusters(all_mentions)
+    same = [pair for seg in annotated.paragraphs + annotated.highlights
+            for pair in bracketed_aliases(seg.text, seg.mentions)]
+    all_keys = resolver.clusters(all_mentions, same) if same else resolver.clusters(all_mentions)
     per_cluster = collections.Counter(all_keys)
     keys = iter(all_keys)
     entities = tuple(Entity(*m[:4], cluster=next(keys)) for m in raw)

@@ -1,0 +1,89 @@
+"""Aliases coreference (coref.py) reads beyond a name's own words (issue 32, item 2).
+Pure functions; each rule is in `RULES` with its reason.
+
+- a short form the article defines in brackets right after a name is that name:
+  "Yuganskneftegas (Yugansk)", "Organisation of Petroleum Exporting Countries (Opec)",
+  whatever labels NER gave the two (`is_bracketed_short_form`: the short form is one
+  word, the name's first letters or its initials; `bracketed_aliases` finds the pairs in
+  a segment's text);
+- a party's nickname is the party: "Tory", "Tories" = "Conservative(s)", "GOP" =
+  "Republican(s)". This is a lexicon (`PARTY_NICKNAMES`), not a rule: nothing in the
+  words links them, and the pairs are few, fixed and unambiguous in English news;
+- a name made of two names of the article is neither of them: "Microsoft IPTV"
+  (Microsoft's IPTV) does not make "Microsoft" and "IPTV" one entity; its first word is
+  then no short form of it (`is_maker_prefix`).
+"""
+import re
+from typing import Iterable, List, NamedTuple, Tuple
+
+_STOP = {"of", "and", "the", "for", "in", "on", "at", "de", "du", "la", "le", "&"}
+_WORD = re.compile(r"[A-Za-z]+")
+MIN_PREFIX = 3
+
+
+class AliasRule(NamedTuple):
+    name: str
+    reason: str
+
+
+def _initials(name: str) -> str:
+    words = [w for w in _WORD.findall(name) if w.lower() not in _STOP]
+    return "".join(w[0] for w in words).lower() if len(words) >= 2 else ""
+
+
+def is_bracketed_short_form(name: str, short: str) -> bool:
+    """`short`, written in brackets after `name`, abbreviates it: one word that opens
+    the name ("Yugansk" / "Yuganskneftegas") or spells its initials ("Opec")."""
+    short = short.strip()
+    if " " in short or not _WORD.fullmatch(short) or short.lower() == name.lower():
+        return False
+    low, s = name.lower(), short.lower()
+    return (len(s) >= MIN_PREFIX and low.startswith(s)) or (len(s) >= 2 and _initials(name) == s)
+
+
+def bracketed_aliases(text: str, mentions: Iterable) -> List[Tuple[tuple, tuple]]:
+    """((name text, label), (short text, label)) for each mention written "NAME (SHORT)"
+    in `text` with both tagged: `mentions` are objects with start, end, text, label."""
+    ms = sorted(mentions, key=lambda m: (m.start, m.end))
+    out = []
+    for a, b in zip(ms, ms[1:]):
+        if text[a.end:b.start] == " (" and text[b.end:b.end + 1] == ")" \
+                and is_bracketed_short_form(a.text, b.text):
+            out.append(((a.text, a.label), (b.text, b.label)))
+    return out
+
+
+# lexicon: nickname -> the party's names, as coref.normalise_name writes them
+PARTY_NICKNAMES = {
+    "tory": ("conservative", "conservatives"), "tories": ("conservative", "conservatives"),
+    "gop": ("republican", "republicans"),
+}
+
+
+def party_names(name: str) -> tuple:
+    """The party names a nickname stands for ("tories" -> the Conservatives), or ()."""
+    return PARTY_NICKNAMES.get(name, ())
+
+
+def same_entity_pairs(names: Iterable[str], pairs=()) -> List[Tuple[str, str]]:
+    """Pairs of the article's normalised names that are one entity: each nickname with
+    its party's names (`PARTY_NICKNAMES`), and `pairs` (bracketed short forms, already
+    normalised) where both names are the article's."""
+    known = set(names)
+    out = [(n, p) for n in sorted(known) for p in party_names(n) if p in known]
+    return out + [(a, b) for a, b in pairs if a in known and b in known and a != b]
+
+
+def is_maker_prefix(alias: str, full: str, names: Iterable[str]) -> bool:
+    """`alias` is the first word of `full` and the rest of `full` is another name of the
+    article: "microsoft" in "microsoft iptv" beside "iptv"."""
+    words = full.split()
+    return len(words) >= 2 and alias == words[0] and " ".join(words[1:]) in set(names)
+
+
+RULES = (
+    AliasRule("bracketed_short_form", "a short form defined in brackets after a name is "
+              "that name"),
+    AliasRule("party_nickname", "a party's nickname is the party (a lexicon)"),
+    AliasRule("maker_prefix", "a name made of two names of the article joins neither"),
+)

@@ -1,0 +1,84 @@
+"""Person names and person references the small NER model gets wrong, repaired after
+document-level label consistency (consistency.py), one segment at a time (issue 32).
+Pure functions over a segment's text and (start, end, label) triples; annotation.py's
+`finish_article` calls `repair_person_spans`. Each rule is in `RULES` with its reason.
+
+- a one-word name right before a person's name, one space between, is the given name
+  of that person's name: "Gisela" (tagged GPE) + "Dulko" (PERSON) -> "Gisela Dulko";
+  never a known place or country ("Slovakia Hantuchova" stays two), never a nationality
+  or a title (`join_given_name`);
+- a demonym after a determiner and with no noun after it is a person, not the country:
+  "the Ukrainian broke again", "the Swede, who ..." -> PERSON, so it never joins the
+  country's answer set ("the Ukrainian government" keeps its label: `person_demonym`).
+  The pipeline runs no tagger, so "no noun after it" is read from what follows: an end
+  mark, a comma or quote, the end of the text, or a verb of the closed list `VERBS_AFTER`
+  (a lower-case word ending in "-ed" too).
+"""
+import re
+from typing import List, NamedTuple, Tuple
+
+from transforms.curation.countries import country_of, is_demonym, is_known_place
+from transforms.curation.names import OFFICE_TITLES, TITLE_WORDS
+
+Triple = Tuple[int, int, str]
+
+_ONE_WORD = re.compile(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?")
+DETERMINERS = frozenset({"the", "a", "an"})
+# what follows a noun use of a demonym: verbs news prose puts after a player or a
+# speaker ("the Ukrainian broke", "the Swede said"), and relative pronouns
+VERBS_AFTER = frozenset({
+    "is", "was", "has", "had", "will", "would", "could", "can", "may", "might", "must",
+    "did", "does", "said", "says", "won", "wins", "beat", "beats", "lost", "loses", "broke",
+    "breaks", "took", "takes", "made", "makes", "hit", "hits", "went", "goes", "came",
+    "comes", "saw", "sees", "got", "gets", "held", "holds", "kept", "keeps", "ran", "runs",
+    "fought", "fell", "told", "tells", "added", "who", "whose", "then", "also", "now",
+    "still", "never", "finally",
+})
+_NEXT_WORD = re.compile(r"\s*([\w'-]+|[^\w\s]|$)")
+
+
+class Repair(NamedTuple):
+    name: str
+    reason: str
+
+
+def join_given_name(text: str, left: Triple, right: Triple) -> bool:
+    """`left` is one capitalised word right before the person name `right`, one space
+    apart, and is neither a nationality, a known place nor a title."""
+    word = text[left[0]:left[1]]
+    return (right[2] == "PERSON" and text[left[1]:right[0]] == " "
+            and left[2] != "NORP" and _ONE_WORD.fullmatch(word) is not None
+            and (left[2] == "PERSON" or not (is_known_place(word) or country_of(word)))
+            and not is_demonym(word) and word.lower() not in TITLE_WORDS | OFFICE_TITLES)
+
+
+def person_demonym(text: str, start: int, end: int) -> bool:
+    """A demonym after a determiner, with no noun after it: a person ("the Ukrainian")."""
+    word = text[start:end]
+    if " " in word or not is_demonym(word) or word.endswith("s"):
+        return False                  # a plural ("the Ukrainians") is the people
+    before = text[max(0, start - 5):start].split()
+    if not before or before[-1].lower() not in DETERMINERS:
+        return False
+    nxt = _NEXT_WORD.match(text, end).group(1)
+    return (nxt == "" or nxt in {".", ",", ";", ":", "!", "?", '"', "'", "”", "’", ")"}
+            or nxt in VERBS_AFTER or (nxt.islower() and nxt.endswith("ed")))
+
+
+RULES = (
+    Repair("join_given_name", "a one-word name before a person's name is its given name "
+           "(the model tagged the two apart, the first with another label)"),
+    Repair("person_demonym", "a demonym used as a noun after a determiner is a person "
+           "reference, not the country"),
+)
+
+
+def repair_person_spans(text: str, mentions: List[Triple]) -> List[Triple]:
+    """The segment's mentions, sorted, with the two repairs of `RULES`."""
+    out: List[Triple] = []
+    for s, e, label in sorted(mentions):
+        if out and join_given_name(text, out[-1], (s, e, label)):
+            out[-1] = (out[-1][0], e, "PERSON")
+            continue
+        out.append((s, e, label))
+    return [(s, e, "PERSON" if person_demonym(text, s, e) else label) for s, e, label in out]
