@@ -4,12 +4,15 @@ Pure functions over a segment's text and (start, end, label) triples; annotation
 `finish_article` calls `repair_person_spans`. Each rule is in `RULES` with its reason.
 
 - a one-word name right before a person's name, one space between, is the given name
-  of that person's name: "Gisela" (tagged GPE) + "Dulko" (PERSON) -> "Gisela Dulko";
+  of that person's name: "Gisela" (tagged GPE) + "Dulko" (PERSON) -> "Gisela Dulko"
+  (an organisation's first word keeps its label: "Sony" + "Ericsson" is one ORG);
   never a known place or country ("Slovakia Hantuchova" stays two), never a nationality
   or a title (`join_given_name`);
 - a demonym after a determiner and with no noun after it is a person, not the country:
   "the Ukrainian broke again", "the Swede, who ..." -> PERSON, so it never joins the
-  country's answer set ("the Ukrainian government" keeps its label: `person_demonym`).
+  country's answer set ("the Ukrainian government" keeps its label: `person_demonym`);
+  a demonym with no plural ("the French", "the Irish", "the Chinese") is the people or
+  the team and keeps its label.
   The pipeline runs no tagger, so "no noun after it" is read from what follows: an end
   mark, a comma or quote, the end of the text, or a verb of the closed list `VERBS_AFTER`
   (a lower-case word ending in "-ed" too).
@@ -23,6 +26,7 @@ from transforms.curation.names import OFFICE_TITLES, TITLE_WORDS
 Triple = Tuple[int, int, str]
 
 _ONE_WORD = re.compile(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?")
+DEMONYM_LABELS = frozenset({"NORP", "GPE"})    # "the Brit" (ORG) is an award
 DETERMINERS = frozenset({"the", "a", "an"})
 # what follows a noun use of a demonym: verbs news prose puts after a player or a
 # speaker ("the Ukrainian broke", "the Swede said"), and relative pronouns
@@ -48,14 +52,20 @@ def join_given_name(text: str, left: Triple, right: Triple) -> bool:
     word = text[left[0]:left[1]]
     return (right[2] == "PERSON" and text[left[1]:right[0]] == " "
             and left[2] != "NORP" and _ONE_WORD.fullmatch(word) is not None
+            and _ONE_WORD.match(text, right[0]) is not None
             and (left[2] == "PERSON" or not (is_known_place(word) or country_of(word)))
             and not is_demonym(word) and word.lower() not in TITLE_WORDS | OFFICE_TITLES)
+
+
+# a demonym with no plural names the people or the team, not one person: "the French",
+# "the Irish", "the Chinese", "the Swiss" (and "the Ukrainians" is a plural)
+COLLECTIVE_ENDINGS = ("s", "ese", "sh", "ench", "utch")
 
 
 def person_demonym(text: str, start: int, end: int) -> bool:
     """A demonym after a determiner, with no noun after it: a person ("the Ukrainian")."""
     word = text[start:end]
-    if " " in word or not is_demonym(word) or word.endswith("s"):
+    if " " in word or not is_demonym(word) or word.endswith(COLLECTIVE_ENDINGS):
         return False                  # a plural ("the Ukrainians") is the people
     before = text[max(0, start - 5):start].split()
     if not before or before[-1].lower() not in DETERMINERS:
@@ -78,7 +88,9 @@ def repair_person_spans(text: str, mentions: List[Triple]) -> List[Triple]:
     out: List[Triple] = []
     for s, e, label in sorted(mentions):
         if out and join_given_name(text, out[-1], (s, e, label)):
-            out[-1] = (out[-1][0], e, "PERSON")
+            kept = "ORG" if out[-1][2] == "ORG" else "PERSON"     # "Sony" + "Ericsson"
+            out[-1] = (out[-1][0], e, kept)
             continue
         out.append((s, e, label))
-    return [(s, e, "PERSON" if person_demonym(text, s, e) else label) for s, e, label in out]
+    return [(s, e, "PERSON" if label in DEMONYM_LABELS and person_demonym(text, s, e)
+             else label) for s, e, label in out]
