@@ -94,3 +94,55 @@ def repair_person_spans(text: str, mentions: List[Triple]) -> List[Triple]:
         out.append((s, e, label))
     return [(s, e, "PERSON" if label in DEMONYM_LABELS and person_demonym(text, s, e)
              else label) for s, e, label in out]
+
+
+# capitalised words that begin no name around a mention: dates, and the pronoun "I"
+_NOT_NAME_WORDS = frozenset({
+    "I", "The", "A", "An", "January", "February", "March", "April", "May", "June", "July", "August",
+    "September", "October", "November", "December", "Monday", "Tuesday", "Wednesday",
+    "Thursday", "Friday", "Saturday", "Sunday",
+})
+# a role after a name is no longer name: "UK Foreign Secretary", "Labour MPs"
+ROLE_WORDS = TITLE_WORDS | OFFICE_TITLES | frozenset({
+    "mp", "mps", "mep", "meps", "msp", "msps", "undersecretary", "correspondent",
+    "editor", "spokesman", "spokeswoman", "leader", "chief", "attorney", "councillor",
+})
+_CAP_WORD = re.compile(r"[A-Z][\w&-]*$")
+_SENTENCE_OPENING = re.compile(r"(?:^|[.!?:;]['\"’”]?\s+|[\"“‘(]\s*)$")
+MAX_TITLE_CASE = 0.6
+
+
+def _name_word(word: str) -> bool:
+    return (bool(_CAP_WORD.match(word)) and word not in _NOT_NAME_WORDS
+            and not word.isupper()                      # "US TV", "UK PLC": a noun
+            and not is_demonym(word)
+            and word.lower().strip(".") not in TITLE_WORDS | OFFICE_TITLES)
+
+
+def is_title_case(text: str) -> bool:
+    """A headline written in title case: most of its words capitalised."""
+    words = [w for w in re.findall(r"[A-Za-z]+", text) if len(w) > 3]
+    return bool(words) and sum(w[0].isupper() for w in words) / len(words) > MAX_TITLE_CASE
+
+
+def inside_longer_name(text: str, start: int, end: int, mentions) -> bool:
+    """The mention [start, end) sits inside a longer name no mention covers: a
+    capitalised word right before it (not opening a sentence) or right after it, one
+    space apart and in no other mention ("Wales" in "BBC Wales Scrum V", "America" in
+    "Central America"); never titles, dates or a title-case headline."""
+    if is_title_case(text):
+        return False
+    tagged = [(s, e) for s, e, *_ in mentions if (s, e) != (start, end)]
+
+    def untagged(s, e):
+        return not any(ms < e and s < me for ms, me in tagged)
+
+    before = re.search(r"(\S+) $", text[max(0, start - 40):start])
+    if before and _name_word(before.group(1)):
+        ws = start - 1 - len(before.group(1))
+        if untagged(ws, start - 1) and not _SENTENCE_OPENING.search(text[max(0, ws - 4):ws]):
+            return True
+    after = re.match(r" ([A-Za-z][\w&-]*)((?: [A-Z][\w&-]*){0,2})", text[end:end + 60])
+    return bool(after and _name_word(after.group(1))
+                and untagged(end + 1, end + 1 + len(after.group(1)))
+                and not any(w.lower() in ROLE_WORDS for w in after.group(0).split()))
