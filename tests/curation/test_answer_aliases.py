@@ -13,6 +13,7 @@ from transforms.curation.coref import RuleBasedResolver
 from transforms.curation.gender import gender_cue
 from transforms.curation.split_names import (
     join_given_name,
+    not_an_answer,
     person_demonym,
     repair_person_spans,
 )
@@ -86,13 +87,49 @@ def test_a_demonym_used_as_a_noun_is_a_person(text, person):
                                      "Ukrainians", "French", "Chinese"))
     s = text.index(word)
     assert person_demonym(text, s, s + len(word)) is person
-    out = repair_person_spans(text, [(s, s + len(word), "NORP")])
-    assert out[0][2] == ("PERSON" if person else "NORP")
+    why = not_an_answer(text, s, s + len(word), "NORP", [(s, s + len(word))])
+    assert why == ("person_demonym" if person else "")
+    assert not_an_answer(text, s, s + len(word), "ORG", []) != "person_demonym"
 
 
-def test_a_person_demonym_never_joins_the_countrys_answer_set():
-    c = clusters(("Ukraine", "GPE"), ("Ukrainian", "PERSON"), ("Ukrainian", "GPE"))
-    assert c[0] == c[2] != c[1]
+# --- a mention inside a longer name no mention covers -------------------------------------
+
+@pytest.mark.parametrize("text, word, label, inside", [
+    ("The coach told BBC Wales Scrum V that his side was ready.", "Wales", "GPE", True),
+    ("Storm damage across Central America was severe.", "America", "GPE", True),
+    ("A spokesman for the Scottish Executive said so.", "Scottish", "NORP", True),
+    ("He met UK Foreign Secretary Jack Straw.", "UK", "GPE", False),      # a role after it
+    ("Some Labour MPs will vote against.", "Labour", "ORG", False),
+    ("Wales beat England in Cardiff.", "Wales", "GPE", False),            # opens a sentence
+    ("He said: Wales will win.", "Wales", "GPE", False),
+    ("It was shown on US TV last night.", "US", "GPE", False),            # an acronym after
+    ("The Simpsons is a cartoon on The Simpsons site.", "Simpsons", "ORG", False),
+    ("They play Wales in March next year.", "Wales", "GPE", False),
+    ("Lions Tour Of New Zealand Begins In June", "Zealand", "GPE", False),  # title case
+])
+def test_a_mention_inside_a_longer_name_is_no_answer(text, word, label, inside):
+    s = text.rindex(word) if word == "Simpsons" else text.index(word)
+    spans_ = [(s, s + len(word))]
+    if "Jack Straw" in text:
+        spans_.append((text.index("Jack"), text.index("Jack") + 10))
+    assert (not_an_answer(text, s, s + len(word), label, spans_) == "inside_longer_name") \
+        is inside
+    assert not_an_answer(text, s, s + len(word), "PERSON", spans_) == ""   # never a person
+
+
+def test_a_flagged_mention_is_in_no_answer_set_and_gives_no_query():
+    from transforms.core.rules import first_rejection
+    from transforms.generation.cloze import QUERY_RULES, Mention, answers_for
+    from transforms.generation.passages import CandidateSentence, Entity, Passage
+    entities = (Entity(0, 7, "Ukraine", "GPE", "country:ua"),
+                Entity(20, 29, "Ukrainian", "GPE", "country:ua", "person_demonym"))
+    passage = Passage(None, "p", "", 0, 0, entities, (), ())
+    assert answers_for(passage, "country:ua") == [{"start": 0, "end": 7, "text": "Ukraine"}]
+    sentence = CandidateSentence(0, "Then the Ukrainian broke again.", 6, (), ())
+    for why in ("person_demonym", "inside_longer_name"):
+        m = Mention(sentence, Entity(9, 18, "Ukrainian", "GPE", "country:ua", why),
+                    answers_for(passage, "country:ua"))
+        assert first_rejection(QUERY_RULES, m).reason == why
 
 
 # --- short forms defined in brackets ---------------------------------------------------

@@ -1,7 +1,8 @@
 """Person names and person references the small NER model gets wrong, repaired after
 document-level label consistency (consistency.py), one segment at a time (issue 32).
 Pure functions over a segment's text and (start, end, label) triples; annotation.py's
-`finish_article` calls `repair_person_spans`. Each rule is in `RULES` with its reason.
+`finish_article` calls `repair_person_spans`; passages.py calls `not_an_answer` on each
+mention. Each rule is in `RULES` with its reason.
 
 - a one-word name right before a person's name, one space between, is the given name
   of that person's name: "Gisela" (tagged GPE) + "Dulko" (PERSON) -> "Gisela Dulko"
@@ -9,13 +10,21 @@ Pure functions over a segment's text and (start, end, label) triples; annotation
   never a known place or country ("Slovakia Hantuchova" stays two), never a nationality
   or a title (`join_given_name`);
 - a demonym after a determiner and with no noun after it is a person, not the country:
-  "the Ukrainian broke again", "the Swede, who ..." -> PERSON, so it never joins the
-  country's answer set ("the Ukrainian government" keeps its label: `person_demonym`);
+  "the Ukrainian broke again", "the Swede, who ..." (`person_demonym`; "the Ukrainian
+  government" is the country). passages.py flags it: it is in no answer set and a
+  query on it is rejected (`person_demonym` in cloze.py), while its sentence keeps it
+  as an entity the passage names (the rule on entities with a precedent). The pipeline
+  runs no tagger, so "no noun after it" is read from what follows: an end mark, a comma
+  or quote, the end of the text, or a verb of the closed list `VERBS_AFTER` (a
+  lower-case word ending in "-ed" too);
   a demonym with no plural ("the French", "the Irish", "the Chinese") is the people or
-  the team and keeps its label.
-  The pipeline runs no tagger, so "no noun after it" is read from what follows: an end
-  mark, a comma or quote, the end of the text, or a verb of the closed list `VERBS_AFTER`
-  (a lower-case word ending in "-ed" too).
+  the team, and stays the country's;
+- a mention (not a person's) inside a longer name no mention covers is no mention of
+  its own entity: "Wales" in "BBC Wales Scrum V", "Scottish" in "the Scottish
+  Executive" (`inside_longer_name`: a capitalised word right before it, not opening a
+  sentence, or right after it, one space apart; never a title or role after it, "UK
+  Foreign Secretary", "Labour MPs", a date, "The", an acronym, a demonym, nor in a
+  title-case headline). Flagged as the demonym above.
 """
 import re
 from typing import List, NamedTuple, Tuple
@@ -75,16 +84,8 @@ def person_demonym(text: str, start: int, end: int) -> bool:
             or nxt in VERBS_AFTER or (nxt.islower() and nxt.endswith("ed")))
 
 
-RULES = (
-    Repair("join_given_name", "a one-word name before a person's name is its given name "
-           "(the model tagged the two apart, the first with another label)"),
-    Repair("person_demonym", "a demonym used as a noun after a determiner is a person "
-           "reference, not the country"),
-)
-
-
 def repair_person_spans(text: str, mentions: List[Triple]) -> List[Triple]:
-    """The segment's mentions, sorted, with the two repairs of `RULES`."""
+    """The segment's mentions, sorted, given names joined (`join_given_name`)."""
     out: List[Triple] = []
     for s, e, label in sorted(mentions):
         if out and join_given_name(text, out[-1], (s, e, label)):
@@ -92,8 +93,7 @@ def repair_person_spans(text: str, mentions: List[Triple]) -> List[Triple]:
             out[-1] = (out[-1][0], e, kept)
             continue
         out.append((s, e, label))
-    return [(s, e, "PERSON" if label in DEMONYM_LABELS and person_demonym(text, s, e)
-             else label) for s, e, label in out]
+    return out
 
 
 # capitalised words that begin no name around a mention: dates, and the pronoun "I"
@@ -146,3 +146,23 @@ def inside_longer_name(text: str, start: int, end: int, mentions) -> bool:
     return bool(after and _name_word(after.group(1))
                 and untagged(end + 1, end + 1 + len(after.group(1)))
                 and not any(w.lower() in ROLE_WORDS for w in after.group(0).split()))
+
+
+RULES = (
+    Repair("join_given_name", "a one-word name before a person's name is its given name "
+           "(the model tagged the two apart, the first with another label)"),
+    Repair("person_demonym", "a demonym used as a noun after a determiner is a person "
+           "reference, not the country"),
+    Repair("inside_longer_name", "a mention inside a longer name no mention covers is "
+           "no mention of the shorter name's entity"),
+)
+
+
+def not_an_answer(text: str, start: int, end: int, label: str, spans) -> str:
+    """Why a mention is in no answer set and gives no query ("" if it may): the
+    `person_demonym` and `inside_longer_name` rules of `RULES`."""
+    if label in DEMONYM_LABELS and person_demonym(text, start, end):
+        return "person_demonym"
+    if label != "PERSON" and inside_longer_name(text, start, end, spans):
+        return "inside_longer_name"
+    return ""

@@ -4,8 +4,9 @@ mention coreferent with it. A mention coreference found ambiguous (a surname two
 names of the article end with: "Jordan" beside "Frank Jordan" and "Louis Jordan") gives
 no query (`ambiguous_name`): no answer set would be exactly its entity; nor does a
 country's name whose passage writes only its demonym (`answer_form_not_in_passage`,
-`form_in_answers`); nor does a mention inside a longer name no mention covers ("Wales"
-in "BBC Wales Scrum V": `inside_longer_name`), which is in no answer set either. The
+`form_in_answers`); nor does a demonym used as a person ("the Ukrainian broke again": `person_demonym`)
+or a mention inside a longer name no mention covers ("Wales" in "BBC Wales Scrum V":
+`inside_longer_name`), which are in no answer set either (split_names.py). The
 mention rules are `QUERY_RULES`
 (the transforms/core/rules.py convention)."""
 from dataclasses import dataclass
@@ -38,7 +39,7 @@ def make_query(text: str, start: int, end: int) -> str:
 
 def answers_for(passage: Passage, cluster: str) -> list:
     spans = sorted({(e.start, e.end, e.text) for e in passage.entities
-                    if e.cluster == cluster and not e.inside_name})
+                    if e.cluster == cluster and not e.not_answer})
     return [{"start": s, "end": e, "text": t} for s, e, t in spans]
 
 
@@ -67,8 +68,10 @@ QUERY_RULES = (
          lambda m, ctx, c: PLACEHOLDER not in m.sentence.text),
     Rule("unambiguous_name", "ambiguous_name",
          lambda m, ctx, c: not is_ambiguous(m.entity.cluster)),
+    Rule("not_person_demonym", "person_demonym",
+         lambda m, ctx, c: m.entity.not_answer != "person_demonym"),
     Rule("not_inside_longer_name", "inside_longer_name",
-         lambda m, ctx, c: not m.entity.inside_name),
+         lambda m, ctx, c: m.entity.not_answer != "inside_longer_name"),
     Rule("answer_in_passage", "no_answer_in_passage", lambda m, ctx, c: bool(m.answers)),
     Rule("answer_form_in_passage", "answer_form_not_in_passage",
          lambda m, ctx, c: form_in_answers(m.entity.text, m.answers)),

@@ -26,7 +26,7 @@ from transforms.curation.coref import (
 )
 from transforms.curation.gender import gender_cue
 from transforms.curation.names import GENERIC_ORG_WORDS
-from transforms.curation.split_names import inside_longer_name
+from transforms.curation.split_names import not_an_answer
 from transforms.ingestion.articles import Article
 
 STAGE = "passage"
@@ -50,7 +50,7 @@ class Entity:
     text: str
     label: str
     cluster: str
-    inside_name: bool = False   # inside a longer name no mention covers (split_names.py)
+    not_answer: str = ""   # why it is in no answer set (split_names.not_an_answer)
 
 
 @dataclass(frozen=True)
@@ -205,11 +205,11 @@ def shortest_prefix(token_counts, min_tokens: int) -> int:
 
 
 def _mentions_in(segment, start, end, shift):
-    """(start, end, text, label, gender cue, inside a longer name) of the segment's
-    mentions in [start, end)."""
+    """(start, end, text, label, gender cue, why no answer) of the segment's mentions in
+    [start, end)."""
     spans = [(m.start, m.end) for m in segment.mentions]
     return [(m.start + shift, m.end + shift, m.text, m.label, gender_cue(segment.text, m.start),
-             m.label != "PERSON" and inside_longer_name(segment.text, m.start, m.end, spans))
+             not_an_answer(segment.text, m.start, m.end, m.label, spans))
             for m in segment.mentions if m.start >= start and m.end <= end]
 
 
@@ -282,10 +282,10 @@ def build_passage(annotated: AnnotatedArticle, config: PassageConfig = PassageCo
     all_keys = resolver.clusters(all_mentions, same) if same else resolver.clusters(all_mentions)
     per_cluster = collections.Counter(all_keys)
     keys = iter(all_keys)
-    entities = tuple(Entity(*m[:4], cluster=next(keys), inside_name=m[5]) for m in raw)
+    entities = tuple(Entity(*m[:4], cluster=next(keys), not_answer=m[5]) for m in raw)
     sentences = []
     for i, (s, ms, text_) in enumerate(sentences_raw):
-        mentions = tuple(Entity(*m[:4], cluster=next(keys), inside_name=m[5]) for m in ms)
+        mentions = tuple(Entity(*m[:4], cluster=next(keys), not_answer=m[5]) for m in ms)
         sentences.append(CandidateSentence(
             i, text_, s.n_tokens, s.words, mentions, s.entity_words,
             tuple(name_in_text(m.text, text) or place_tail_in_text(m.text, m.label, text)
