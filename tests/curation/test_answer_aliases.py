@@ -97,7 +97,9 @@ def test_a_demonym_used_as_a_noun_is_a_person(text, person):
 @pytest.mark.parametrize("text, word, label, inside", [
     ("The coach told BBC Wales Scrum V that his side was ready.", "Wales", "GPE", True),
     ("Storm damage across Central America was severe.", "America", "GPE", True),
-    ("A spokesman for the Scottish Executive said so.", "Scottish", "NORP", True),
+    ("A spokesman for the Scottish Executive said so.", "Scottish", "NORP", False),
+    ("It was intercepted by a Russian Su-27 Flanker jet.", "Russian", "NORP", False),
+    ("Hundreds of fans queued outside the Kingston Odeon cinema.", "Kingston", "GPE", True),
     ("He met UK Foreign Secretary Jack Straw.", "UK", "GPE", False),      # a role after it
     ("Some Labour MPs will vote against.", "Labour", "ORG", False),
     ("Wales beat England in Cardiff.", "Wales", "GPE", False),            # opens a sentence

@@ -87,6 +87,11 @@ def test_demonyms_used_as_nouns_and_names_inside_longer_names(corpus_dir, annota
     # "But the Moroccan, who has not raced ..."; "the Dutchman was then perfectly placed"
     assert ("Moroccan", "person_demonym") in flagged(bbc(corpus_dir, annotator, "sport/025.txt"))
     assert ("Dutchman", "person_demonym") in flagged(bbc(corpus_dir, annotator, "sport/269.txt"))
-    # "the Scottish Executive" (the model tags "Scottish" alone)
-    scottish = flagged(bbc(corpus_dir, annotator, "politics/010.txt"))
-    assert scottish and all(why == "inside_longer_name" for _, why in scottish)
+    # "A subsequent New South Wales state inquiry" ("South Wales" tagged alone), "The
+    # Tate Gallery" ("Tate" tagged GPE alone)
+    assert flagged(bbc(corpus_dir, annotator, "business/337.txt")) == {
+        ("South Wales", "inside_longer_name")}
+    assert flagged(bbc(corpus_dir, annotator, "entertainment/020.txt")) == {
+        ("Tate", "inside_longer_name")}
+    # "the Scottish Executive": an adjective of the name, as ReCoRD's answers read it
+    assert not flagged(bbc(corpus_dir, annotator, "politics/010.txt"))

@@ -20,9 +20,11 @@ mention. Each rule is in `RULES` with its reason.
   a demonym with no plural ("the French", "the Irish", "the Chinese") is the people or
   the team, and stays the country's;
 - a mention (not a person's) inside a longer name no mention covers is no mention of
-  its own entity: "Wales" in "BBC Wales Scrum V", "Scottish" in "the Scottish
-  Executive" (`inside_longer_name`: a capitalised word right before it, not opening a
-  sentence, or right after it, one space apart; never a title or role after it, "UK
+  its own entity: "Wales" in "BBC Wales Scrum V", "America" in "Central America"
+  (`inside_longer_name`: a capitalised word right before it, not opening a sentence,
+  or right after it unless it is a demonym, an adjective of the name after it ("a
+  Russian Su-27", "the Scottish Executive": ReCoRD's answers hold such adjectives),
+  one space apart; never a word with a digit, a title or role after it, "UK
   Foreign Secretary", "Labour MPs", a date, "The", an acronym, a demonym, nor in a
   title-case headline). Flagged as the demonym above.
 """
@@ -115,6 +117,7 @@ MAX_TITLE_CASE = 0.6
 def _name_word(word: str) -> bool:
     return (bool(_CAP_WORD.match(word)) and word not in _NOT_NAME_WORDS
             and not word.isupper()                      # "US TV", "UK PLC": a noun
+            and not any(c.isdigit() for c in word)      # a model: "Su-27"
             and not is_demonym(word)
             and word.lower().strip(".") not in TITLE_WORDS | OFFICE_TITLES)
 
@@ -142,6 +145,8 @@ def inside_longer_name(text: str, start: int, end: int, mentions) -> bool:
         ws = start - 1 - len(before.group(1))
         if untagged(ws, start - 1) and not _SENTENCE_OPENING.search(text[max(0, ws - 4):ws]):
             return True
+    if is_demonym(text[start:end]):
+        return False      # an adjective before a name: "a Russian Su-27", "Scottish Executive"
     after = re.match(r" ([A-Za-z][\w&-]*)((?: [A-Z][\w&-]*){0,2})", text[end:end + 60])
     return bool(after and _name_word(after.group(1))
                 and untagged(end + 1, end + 1 + len(after.group(1)))
