@@ -4,11 +4,11 @@ mention coreferent with it. A mention coreference found ambiguous (a surname two
 names of the article end with: "Jordan" beside "Frank Jordan" and "Louis Jordan") gives
 no query (`ambiguous_name`): no answer set would be exactly its entity; nor does a
 country's name whose passage writes only its demonym (`answer_form_not_in_passage`,
-`form_in_answers`); nor does a demonym used as a person ("the Ukrainian broke again": `person_demonym`)
-or a mention inside a longer name no mention covers ("Wales" in "BBC Wales Scrum V":
-`inside_longer_name`), which are in no answer set either (split_names.py). The
-mention rules are `QUERY_RULES`
-(the transforms/core/rules.py convention)."""
+`form_in_answers`); nor does a demonym used as a person ("the Ukrainian broke again":
+`person_demonym`) or a mention inside a longer name no mention covers ("Wales" in "BBC
+Wales Scrum V": `inside_longer_name`), which are in no answer set either
+(split_names.py). The mention rules are `QUERY_RULES` (the transforms/core/rules.py
+convention)."""
 from dataclasses import dataclass
 from typing import NamedTuple
 
