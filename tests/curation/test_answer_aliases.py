@@ -196,3 +196,13 @@ def test_titles_keep_genders_apart():
                  ("Kelly", "PERSON", cue_mr), ("Mary Kelly", "PERSON", None))
     assert (cue_mrs, cue_mr) == ("f", "m")
     assert c[0] != c[1] and c[2] != c[3]
+
+
+def test_a_titled_surname_never_joins_through_a_bare_surname_of_the_other_sex():
+    # "Mrs Phillips" beside "Phillips" (no title), which is Ronald Phillips's surname
+    c = clusters(("Ronald Phillips", "PERSON", None), ("Phillips", "PERSON", "f"),
+                 ("Phillips", "PERSON", None))
+    assert c[0] == c[2] != c[1]
+    # with no full name, the bare surname is hers
+    c = clusters(("Phillips", "PERSON", "f"), ("Phillips", "PERSON", None))
+    assert c[0] == c[1]

@@ -95,3 +95,29 @@ def test_demonyms_used_as_nouns_and_names_inside_longer_names(corpus_dir, annota
         ("Tate", "inside_longer_name")}
     # "the Scottish Executive": an adjective of the name, as ReCoRD's answers read it
     assert not flagged(bbc(corpus_dir, annotator, "politics/010.txt"))
+
+
+def test_titles_keep_genders_apart_on_real_output(annotator):
+    paragraphs = (
+        "Ronald Phillips, 64, was found guilty at Exeter Crown Court on Monday of fraud "
+        "against the charity he ran in Devon for twenty years.",
+        "Mrs Phillips told the jury she had known nothing of the payments, which the court "
+        "heard went to accounts in Jersey and Guernsey.",
+        "Mary Kelly, the charity's treasurer, said Mr Kelly, her brother, had warned the "
+        "board in 2009. Mr Kelly was not called as a witness by the prosecution.",
+        "Phillips will be sentenced next month, the judge said, and Mrs Phillips and Mary "
+        "Kelly left the court without speaking to reporters.",
+    )
+    article = Article("genders", paragraphs, ("Charity boss guilty of fraud",), "bbc", None,
+                      "public", "bbc")
+    passage = build_passage(annotator.annotate([clean_article(article)])[0])
+    found = [(passage.text[max(0, e.start - 4):e.start], e) for e in passage.entities]
+    found += [(s.text[max(0, m.start - 4):m.start], m) for s in passage.sentences
+              for m in s.mentions]
+    cluster_of = collections.defaultdict(set)
+    for before, m in found:
+        cluster_of[(before.strip() if before.strip() in ("Mr", "Mrs") else "", m.text)].add(
+            m.cluster)
+    assert cluster_of[("Mrs", "Phillips")] and cluster_of[("Mr", "Kelly")]
+    assert not cluster_of[("Mrs", "Phillips")] & cluster_of[("", "Ronald Phillips")]
+    assert not cluster_of[("Mr", "Kelly")] & cluster_of[("", "Mary Kelly")]

@@ -395,8 +395,9 @@ def _keep_suffix_off_people(mentions, names, labels, cues, raw_first) -> list:
 def _same_surname(name: str, alias: str, plain, gender: dict, uf) -> set:
     """A surname with a gender cue and no full name to join: the same surname written
     without a cue, unless the article also has it with the other cue ("Mrs Phillips"
-    and "Phillips", but not when "Mr Phillips" is there too)."""
+    and "Phillips", but not when "Mr Phillips" is there too, nor when that "Phillips" is
+    already a man's full name's: "Ronald Phillips")."""
     others = [n for n in plain if n != name and n.split("#")[0] == alias]
     if any("#" in n and not compatible(gender[n], gender[name]) for n in others):
         return set()
-    return {uf.find(n) for n in others}
+    return {uf.find(n) for n in others if compatible(gender[name], gender.get(uf.find(n)))}
