@@ -8,25 +8,33 @@ source sentence. Order, and why:
    a person's surname or given name) is written elsewhere in the query: the query gives
    its own answer away. First: the surest giveaway, and a query both rules reject is
    counted under the plainer reason.
-2. `copied_context`: the nearest content word beside the placeholder (with the function
+2. `list_line`: the query is a list line, not a sentence ("@placeholder (2), Samoa (7),
+   France, Italy, Georgia, Chinese Taipei."; `lexical.py`): an artefact.
+3. `copied_context`: the nearest content word beside the placeholder (with the function
    words between) is written beside an answer mention and beside no other entity in the
    passage, the word or its stem (`quality/neighbours.py`): matched, not read.
-3. `only_compatible_entity`: a word of the query fixes the answer's type ("Mr
-   @placeholder": a person; "the @placeholder club"; "the city of @placeholder";
-   `quality/cues.py`) and the answer is the only passage entity (alias cluster) of that
-   type, each entity's type by its mentions' votes, not NER's label alone
-   (`entity_types.py`: "in Austria" is a place though tagged PERSON): no reading needed.
-4. `article_agreement`: "a"/"an" before the placeholder fits the answer's name and no
+4. `only_compatible_entity`: a word of the query fixes the answer's type ("Mr
+   @placeholder": a person; "the @placeholder club"; "the city of @placeholder"; "a copy
+   of @placeholder"; "if @placeholder wins"; `quality/cues.py` and
+   `entity_types.ROLE_CUES`) and the answer is the only passage entity (alias cluster) of
+   that type the query does not name itself, each entity's type by its mentions' votes,
+   not NER's label alone (`entity_types.py`: "in Austria" is a place though tagged
+   PERSON); or, with no such cue, a role word of the query ("captained") is written
+   before the answer alone ("Captain Jeremy Bates"): no reading needed.
+5. `article_agreement`: "a"/"an" before the placeholder fits the answer's name and no
    other passage entity of its kind.
-5. `shared_role_word`: a role word beside the placeholder ("manager") stands beside the
+6. `shared_role_word`: a role word beside the placeholder ("manager") stands beside the
    answer alone in the passage.
-6. `restates_passage`: one passage or highlight sentence holding the answer says what
+7. `restates_words`: one passage or highlight sentence holding the answer shares most of
+   the query's content lemmas (spaCy lemmas, no encoder), more than any sentence without
+   it (`lexical.py`): a restatement a reader aligns, on by default.
+8. `restates_passage` (opt-in): one passage or highlight sentence holding the answer says what
    the query says (frozen MiniLM cosine, the answer masked in both, and a lead over the
    sentences without it; `restatement.py`): a paraphrase copied_context cannot see. Last
-   of the row rules: the only one that needs a model, and its count is what it adds.
-7. `sibling_query` (`SIBLING_RULES`): of the queries one sentence gave (query id
+   of the row rules: the only one that needs an encoder, and its count is what it adds.
+9. `sibling_query` (`SIBLING_RULES`): of the queries one sentence gave (query id
    `<passage>-<sentence>-<mention>`, or the same sentence written twice in the article)
-   that pass 1 to 6, at most `max_queries_per_sentence` are released: in each, another
+   that pass 1 to 8, at most `max_queries_per_sentence` are released: in each, another
    sibling's answer is written, so a reader who sees both gets it free. Last, so that it
    chooses among queries that will be released. The hardest are kept: fewest
    item flags (only entity of its label, copied context, incomplete answers), then most
@@ -245,7 +253,7 @@ def sentence_groups(rows: list) -> list:
 
 
 class Siblings(NamedTuple):
-    """A query among those of its source sentence that pass rules 1 to 6."""
+    """A query among those of its source sentence that pass rules 1 to 8."""
     ranked: tuple       # their ids, the hardest first (`hardness_order`)
     rank: int           # the query's place in `ranked`
 
