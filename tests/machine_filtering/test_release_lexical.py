@@ -129,3 +129,24 @@ def test_a_rival_the_query_names_itself_does_not_count():
     # the query names no party: the Tories are a rival and there is no verdict
     plain = q.replace("the Tories claiming the Chancellor", "critics claiming the Chancellor")
     assert check_row(dict(r, query=plain), ReleaseConfig()) is None
+
+
+@pytest.mark.fast
+def test_a_quote_speaker_is_a_person_and_relational_roles_give_no_verdict():
+    q = "\"They have adopted it very quickly,\" said @placeholder."
+    assert entity_types.query_type_cue(q).name == "speaker"
+    r = row(GAME, q, "Charles MacIntyre", GAME_ENTS)
+    why = check_row(r, ReleaseConfig())
+    assert why.reason == "only_compatible_entity" and "speaker" in why.detail
+    # a second person in the passage is a rival speaker
+    two = row(GAME.replace("the BBC website", "Travis Anderson's website"), q,
+              "Charles MacIntyre", GAME_ENTS + [("Travis Anderson", "PERSON")])
+    assert check_row(two, ReleaseConfig()) is None
+    # "his wife" in the query is someone else's role: the passage's only wife is no cue
+    wife = ("Mr @placeholder walked with a crutch and his wife also suffered from limited "
+            "mobility.")
+    family = row("Captain Jeremy Bates met the veteran at the club with his wife and Alex "
+                 "Bogdanovic.\n@highlight\nHenman retires", wife, "Alex Bogdanovic",
+                 [("Jeremy Bates", "PERSON"), ("Alex Bogdanovic", "PERSON"),
+                  ("Henman", "PERSON")])
+    assert entity_types.role_holder(family) is None

@@ -48,6 +48,8 @@ _P = re.escape(PLACEHOLDER)
 # a manifesto, a party. Each general English, no gazetteer; the answer must fit the cue's
 # labels or it gives no verdict.
 PRODUCT = frozenset({"PRODUCT", "WORK_OF_ART"})
+SPEECH = ("said|says|told|tells|added|adds|admitted|admits|insisted|insists|explained|"
+          "thinks|believes|argued|claimed|warned|revealed|confirmed|conceded|joked")
 ROLE_CUES = (
     _cue("work_before", rf"\b(?:video game|game|film|movie|album|novel|book|single|sitcom|"
                         rf"console|handset|software) {_P}\b", PRODUCT),
@@ -59,9 +61,12 @@ ROLE_CUES = (
                        rf"heartlands|backbenchers|frontbench|leadership)\b|"
                        rf"\bif {_P} (?:wins|won|is (?:re-)?elected|returns? to power)\b|"
                        rf"\bvot(?:e|ed|ing) (?:for )?{_P}\b", PARTY),
+    # a quote's speaker ("...," said @placeholder; "@placeholder said: \"..."): a person
+    # (an organisation that says something is not read as its speaker here: no verdict)
+    _cue("speaker", rf"[\"”,] (?:{SPEECH}) {_P}\b|{_P} (?:{SPEECH})[:,]? [\"“]", PERSON),
 )
 MENTION_CUES = tuple(c for c in CUES + ROLE_CUES
-                     if c.name not in ("pronoun_after", "state_after")) + (
+                     if c.name not in ("pronoun_after", "state_after", "speaker")) + (
     _cue("people_of", rf"\b(?:people|residents|citizens|streets|mayor|outskirts) of "
                       rf"(?:the )?{_P}\b", STATE),
     _cue("head_of", rf"\b(?:head|chief|boss|chairman|chairwoman|founder|director|owner|"
@@ -97,16 +102,27 @@ def named_in_query(row: dict) -> set:
             and f" {' '.join(_words(m['text']))} " in query}
 
 
+# role words said of someone else than the placeholder as often as of it ("his wife",
+# "the @placeholder spokeswoman"): no evidence of the answer's role
+RELATIONAL = frozenset({
+    "wife", "husband", "son", "daughter", "mother", "father", "brother", "sister",
+    "girlfriend", "boyfriend", "fiance", "fiancee", "fiancé", "fiancée", "widow", "widower",
+    "uncle", "aunt", "nephew", "niece", "grandson", "granddaughter", "grandmother",
+    "grandfather", "cousin", "teammate", "team-mate", "colleague", "victim", "defendant",
+    "spokesman", "spokeswoman", "spokesperson", "rival"})
+
+
 def role_holder(row: dict) -> Optional[tuple]:
     """(role word, query word) when a role word of the query, anywhere in it, as written or
     as a verb or noun made from it ("captained", "captaincy" -> captain), is written right
     before one passage entity only (one or two words before it), and that entity is the
-    answer: "to have captained the team ..., said @placeholder" / "Captain Jeremy Bates"."""
+    answer: "to have captained the team ..., said @placeholder" / "Captain Jeremy Bates".
+    Relational words (`RELATIONAL`) are left out."""
     words = {w: w for w in _words((row.get("query") or "").replace(PLACEHOLDER, " "))}
     roles = {}
     for w in words:
         for r in (w, re.sub(r"(?:ed|ing|cy|ship|s)$", "", w)):
-            if r in ROLE_WORDS and len(r) > 3:
+            if r in ROLE_WORDS and len(r) > 3 and r not in RELATIONAL:
                 roles.setdefault(r, w)
     if not roles:
         return None

@@ -162,14 +162,12 @@ def not_only_compatible_entity(row: dict, config: ReleaseConfig):
     if not config.only_compatible_entity:
         return True
     cue = query_type_cue(row.get("query") or "")
-    if cue is None:
+    answer_fits, rivals = compatible_entities(row, cue.labels) if cue else (False, ())
+    if not answer_fits or rivals:    # no cue, it points elsewhere, or a rival fits it
         held = role_holder(row)
         return True if held is None else (False, (
             f"role {held[0]!r} (query: {held[1]!r}) is written before the answer alone in "
             f"the passage"))
-    answer_fits, rivals = compatible_entities(row, cue.labels)
-    if not answer_fits or rivals:
-        return True              # the cue points elsewhere, or a rival fits it: no verdict
     words = cue.pattern.search(plain(row["query"])).group(0)
     n = len(set(k for k, _ in clusters(row)))
     return False, (f"cue {cue.name} {words!r} -> {'/'.join(sorted(cue.labels))}; the answer "
