@@ -13,7 +13,9 @@ organisation's word ("United", "plc", "Party") also votes ORG, one opening
 with a title ("Mr", "President") PERSON. An entity fits a
 cue when at least half its mentions vote for one of the cue's labels (a tie fits: an
 unclear rival still counts, so the rule rejects less). General English cues only, no
-gazetteer.
+gazetteer. Query cues: `quality.cues` and `ROLE_CUES` here (works, sides, parties, a
+quote's speaker); an entity the query names is no rival (`named_in_query`); a role word of
+the query written before the answer alone (`role_holder`) is a cue too.
 """
 import collections
 import re
