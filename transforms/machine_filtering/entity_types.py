@@ -119,10 +119,16 @@ def role_holder(row: dict) -> Optional[tuple]:
     as a verb or noun made from it ("captained", "captaincy" -> captain), is written right
     before one passage entity only (one or two words before it), and that entity is the
     answer: "to have captained the team ..., said @placeholder" / "Captain Jeremy Bates".
-    Relational words (`RELATIONAL`) are left out."""
-    words = {w: w for w in _words((row.get("query") or "").replace(PLACEHOLDER, " "))}
+    Relational words (`RELATIONAL`) are left out, and so are words within three words of
+    the placeholder (rule `shared_role_word` reads those)."""
+    query = row.get("query") or ""
+    near = set()                 # within three words of the placeholder: `shared_role_word`
+    for part in re.finditer(re.escape(PLACEHOLDER), query):
+        near |= set(_words(query[:part.start()])[-3:] + _words(query[part.end():])[:3])
     roles = {}
-    for w in words:
+    for w in dict.fromkeys(_words(query.replace(PLACEHOLDER, " "))):
+        if w in near:
+            continue
         for r in (w, re.sub(r"(?:ed|ing|cy|ship|s)$", "", w)):
             if r in ROLE_WORDS and len(r) > 3 and r not in RELATIONAL:
                 roles.setdefault(r, w)
