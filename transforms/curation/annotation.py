@@ -108,7 +108,8 @@ def _draft_from_doc(doc, entity_labels) -> _Draft:
     pairs = [(w, bool(t.whitespace_) or (i + 1 < len(space) and space[i + 1]))
              for w, t, i in zip(words_of, tokens, at)]
     position = {i: k for k, i in enumerate(at)}
-    inside_name = {i for ent in doc.ents for i in range(ent.start + 1, ent.end)}
+    ents = doc.ents                               # Spans built per access too
+    inside_name = {i for ent in ents for i in range(ent.start + 1, ent.end)}
     spacy_starts = []
     for sent in doc.sents:
         first = next((i for i in range(sent.start, sent.end) if not space[i]), None)
@@ -127,7 +128,7 @@ def _draft_from_doc(doc, entity_labels) -> _Draft:
             sentence_chars.add(idx[s + 1])
     text = doc.text  # spaCy rebuilds Doc.text on every access
     mentions = []
-    for ent in doc.ents:
+    for ent in ents:
         if ent.label_ in ("CARDINAL", "MONEY") and ent.start_char not in sentence_chars:
             mentions += _stage_name(doc, ent, text)    # "rapper 50 Cent"
         if ent.label_ not in labels:
