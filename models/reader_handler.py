@@ -6,8 +6,10 @@ elements (up to `max_batch_size` passages) with one `encode` call
 (`models.embedding_reader.batch_predictions`): a passage's sentences are encoded once for
 all its queries, and the texts of all the batch's passages fill the encoder's batches
 together (one part-filled batch per passage cost ~25% more: docs/benchmarks.md). A text's
-embedding depends on its batch mates only by float rounding (attention masks); measured on
-the real corpus' dev+test candidates it changed no prediction (docs/benchmarks.md).
+embedding depends on its batch mates only by float rounding (attention masks): in float32
+~3e-7, no prediction of the real corpus' dev+test candidates changed; in bfloat16 ~2.5e-3,
+one of 183 changed, so a bfloat16 reader scores one passage per call (`mixes_passages`),
+same bytes whatever the bundling (docs/benchmarks.md, "Third pass").
 
 Generic over the reader: `reader_factory` is any picklable callable returning an object
 with `encode(texts) -> rows` (one L2-normalised row per text); the default is the frozen
@@ -40,9 +42,11 @@ class PassageReaderHandler(ModelHandler):
         return self._factory()
 
     def run_inference(self, batch: Sequence, model, inference_args=None) -> Iterable:
-        if self._predict is not None:
+        if self._predict is not None or not mixes_passages(model):
+            from models.embedding_reader import passage_predictions
+            predict = self._predict or passage_predictions
             for element in batch:
-                yield PredictionResult(element, self._predict(list(element[1]), model.encode))
+                yield PredictionResult(element, predict(list(element[1]), model.encode))
             return
         from models.embedding_reader import batch_predictions
         groups = [list(rows) for _, rows in batch]
@@ -59,6 +63,14 @@ class PassageReaderHandler(ModelHandler):
     def batch_elements_kwargs(self):
         # fixed-size batches: adaptive ones start at 1 passage, one part-filled encode each
         return {"min_batch_size": self._max_batch_size, "max_batch_size": self._max_batch_size}
+
+
+def mixes_passages(model) -> bool:
+    """Whether the handler may encode several passages in one call: not under bfloat16,
+    where a text's embedding moves with its batch mates by ~2.5e-3 (1 of 183 real dev+test
+    predictions changed, so the report's bytes would depend on the bundling); float32 moves
+    it by ~3e-7 (no prediction changed; docs/benchmarks.md, "Third pass")."""
+    return getattr(model, "precision", "fp32") != "bf16"
 
 
 def reader_handler(path: Optional[str] = None, threads: int = 1, batch_size: int = 64,

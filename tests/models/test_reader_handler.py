@@ -225,3 +225,19 @@ def test_minilm_embeds_a_text_as_its_batch_mates_do_not_matter(rows, encoder):
     a, b = encoder(texts), encoder(mixed)
     at = {t: i for i, t in enumerate(mixed)}
     assert np.abs(a - b[[at[t] for t in texts]]).max() < 1e-5
+
+
+@pytest.mark.fast
+def test_a_bfloat16_reader_is_never_given_two_passages_in_one_call(rows):
+    """bfloat16 embeddings move with their batch mates (docs/benchmarks.md "Third pass"):
+    such a reader scores one passage per encode call, a float32 one a whole batch."""
+    groups = list(by_passage(rows).items())[:3]
+    for precision, calls in (("bf16", 3), ("fp32", 1), (None, 1)):
+        reader = LetterReader()
+        if precision:
+            reader.precision = precision
+        handler = PassageReaderHandler(lambda: reader)
+        got = [r.inference for r in handler.run_inference(groups, reader)]
+        assert len(reader.calls) == calls
+        assert got == [embedding_reader.passage_predictions(g, LetterReader().encode)
+                       for _, g in groups]
