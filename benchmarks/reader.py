@@ -12,7 +12,7 @@ thread, batches of 64:
   so the least padding any batching can have), model loaded beforehand, not timed;
 - RunInference: `Create(passages) | RunInference(PassageReaderHandler) | predictions`, on
   the in-process FnApiRunner; the whole pipeline is timed (construction, model load, one
-  encode call per passage, the predictions).
+  encode call per handler batch of up to 8 passages, the predictions).
 Per repetition the two alternate which goes first; ratio = loop s / RunInference s, and
 steady state: RunInference minus a one-query run (start-up and model load) against the
 loop; each by wall and by CPU seconds of the process (the latter holds on a shared machine).

@@ -10,8 +10,9 @@ both the query and the passage, unlike the partial-input baselines, and it was n
 fitted to this data, unlike the adversary.
 
 A reader is any object with `encode(texts) -> rows` (one L2-normalised row per text);
-`passage_predictions` scores all the queries of one passage with one `encode` call, which
-is how finalize runs it (through RunInference, `models/reader_handler.py`).
+`passage_predictions` scores all the queries of one passage with one `encode` call;
+`batch_predictions` several passages with one call (their texts fill whole encoder batches),
+which is how finalize runs it (through RunInference, `models/reader_handler.py`).
 
 Precision: the same weights run in float32 or under bfloat16 autocast (matrix products in
 bfloat16; layer norms, softmax, pooling and scores in float32); `auto`: bfloat16 where the
@@ -179,3 +180,34 @@ def passage_predictions(rows: list, encode) -> list:
     if not any(p is not None for p in plan):
         return [None] * len(rows)
     return predictions_from(encode(texts), plan)
+
+
+def batch_plan(groups: list) -> tuple:
+    """(texts, plans) for several passages' queries at once (one list of rows per passage):
+    each passage planned as `passage_plan` does, the texts of all of them in one list (a
+    text shared by two passages once), each plan's indices pointing into it."""
+    index, texts, plans = {}, [], []
+    for rows in groups:
+        own, plan = passage_plan(rows)
+        where = []
+        for text in own:
+            if text not in index:
+                index[text] = len(texts)
+                texts.append(text)
+            where.append(index[text])
+        plans.append([None if p is None else
+                      (p[0], [where[i] for i in p[1]], [where[i] for i in p[2]])
+                      for p in plan])
+    return texts, plans
+
+
+def batch_predictions(groups: list, encode) -> list:
+    """`passage_predictions` of each group of rows (one passage each), with one `encode`
+    call over all their texts: the encoder's batches fill across passages instead of one
+    part-filled batch per passage. A text's embedding does not depend on its batch mates
+    (attention masks) beyond float rounding: docs/benchmarks.md, "Held-out reader"."""
+    texts, plans = batch_plan(groups)
+    if not any(p is not None for plan in plans for p in plan):
+        return [[None] * len(rows) for rows in groups]
+    vectors = encode(texts)
+    return [predictions_from(vectors, plan) for plan in plans]

@@ -191,3 +191,53 @@ def test_precision_benchmark_scores_both_precisions_on_the_same_candidates(rows)
         cell = out[p]["candidates"]
         assert cell["n"] == n and cell["ci95"][0] <= cell["em"] <= cell["ci95"][1]
         assert out[p]["cpu_s"] > 0 and 0 <= out[p]["agree_with_fp32"] <= 1
+
+
+@pytest.mark.fast
+def test_several_passages_in_one_encode_call_score_as_each_alone(rows):
+    """`batch_predictions` (the handler's scoring): one encode call over the texts of
+    several passages, each text once, the same predictions as passage by passage."""
+    groups = list(by_passage(rows).values())
+    reader = LetterReader()
+    got = embedding_reader.batch_predictions(groups, reader.encode)
+    assert len(reader.calls) == 1
+    texts = reader.calls[0]
+    assert len(texts) == len(set(texts))
+    assert set(texts) == {t for g in groups for t in embedding_reader.passage_plan(g)[0]}
+    assert got == [embedding_reader.passage_predictions(g, LetterReader().encode)
+                   for g in groups]
+    broken = dict(groups[0][0], id="broken", query="no placeholder here")
+    assert embedding_reader.batch_predictions([[broken], groups[0]], LetterReader().encode)[
+        0] == [None]
+    assert embedding_reader.batch_predictions([[broken]], reader.encode) == [[None]]
+    assert len(reader.calls) == 1                             # nothing to score: no call
+
+
+def test_minilm_embeds_a_text_as_its_batch_mates_do_not_matter(rows, encoder):
+    """A text's MiniLM embedding with other passages' texts in its batch is the one it gets
+    in its own passage's batch (attention masks; float rounding only), and so are the
+    predictions of the real ReCoRD sample."""
+    groups = list(by_passage(rows).values())
+    alone = [embedding_reader.passage_predictions(g, encoder.encode) for g in groups]
+    assert embedding_reader.batch_predictions(groups, encoder.encode) == alone
+    texts = embedding_reader.passage_plan(groups[0])[0]
+    mixed = embedding_reader.batch_plan(groups[1:] + groups[:1])[0]
+    a, b = encoder(texts), encoder(mixed)
+    at = {t: i for i, t in enumerate(mixed)}
+    assert np.abs(a - b[[at[t] for t in texts]]).max() < 1e-5
+
+
+@pytest.mark.fast
+def test_a_bfloat16_reader_is_never_given_two_passages_in_one_call(rows):
+    """bfloat16 embeddings move with their batch mates (docs/benchmarks.md "Third pass"):
+    such a reader scores one passage per encode call, a float32 one a whole batch."""
+    groups = list(by_passage(rows).items())[:3]
+    for precision, calls in (("bf16", 3), ("fp32", 1), (None, 1)):
+        reader = LetterReader()
+        if precision:
+            reader.precision = precision
+        handler = PassageReaderHandler(lambda: reader)
+        got = [r.inference for r in handler.run_inference(groups, reader)]
+        assert len(reader.calls) == calls
+        assert got == [embedding_reader.passage_predictions(g, LetterReader().encode)
+                       for _, g in groups]

@@ -99,31 +99,37 @@ class _Draft:
 
 def _draft_from_doc(doc, entity_labels) -> _Draft:
     labels = set(entity_labels)
-    tokens = [t for t in doc if not t.is_space]
-    pairs = [(t.text, bool(t.whitespace_) or (t.i + 1 < len(doc) and doc[t.i + 1].is_space))
-             for t in tokens]
-    position = {t.i: k for k, t in enumerate(tokens)}
-    inside_name = {t.i for ent in doc.ents for t in ent[1:]}
+    # each Token's attributes read once (a Token object and its text are built per access)
+    all_tokens = list(doc)
+    space = [t.is_space for t in all_tokens]
+    tokens = [t for t, sp in zip(all_tokens, space) if not sp]
+    at = [t.i for t in tokens]                    # the Doc index of each non-space token
+    words_of = [t.text for t in tokens]
+    idx = [t.idx for t in tokens]
+    pairs = [(w, bool(t.whitespace_) or (i + 1 < len(space) and space[i + 1]))
+             for w, t, i in zip(words_of, tokens, at)]
+    position = {i: k for k, i in enumerate(at)}
+    ents = doc.ents                               # Spans built per access too
+    inside_name = {i for ent in ents for i in range(ent.start + 1, ent.end)}
     spacy_starts = []
     for sent in doc.sents:
-        first = next((t for t in sent if not t.is_space), None)
-        if first is not None and first.i not in inside_name:   # never "Mike | Tyson"
-            spacy_starts.append(position[first.i])
+        first = next((i for i in range(sent.start, sent.end) if not space[i]), None)
+        if first is not None and first not in inside_name:   # never "Mike | Tyson"
+            spacy_starts.append(position[first])
     starts = fix_starts(pairs, spacy_starts)
     sentences, sentence_chars = [], set()
     for k, s in enumerate(starts):
         e = starts[k + 1] if k + 1 < len(starts) else len(tokens)
-        toks = tokens[s:e]
-        words = [t for t in toks if is_word(t.text)]
-        sentences.append((toks[0].idx, toks[-1].idx + len(toks[-1].text), len(toks),
-                          tuple(t.lower_ for t in words),
-                          tuple((t.idx, t.idx + len(t.text)) for t in words)))
-        sentence_chars.add(toks[0].idx)
-        if _is_opening(toks):
-            sentence_chars.add(toks[1].idx if len(toks) > 1 else toks[0].idx)
+        words = [j for j in range(s, e) if is_word(words_of[j])]
+        sentences.append((idx[s], idx[e - 1] + len(words_of[e - 1]), e - s,
+                          tuple(tokens[j].lower_ for j in words),
+                          tuple((idx[j], idx[j] + len(words_of[j])) for j in words)))
+        sentence_chars.add(idx[s])
+        if _is_opening(words_of[s:e]):
+            sentence_chars.add(idx[s + 1])
     text = doc.text  # spaCy rebuilds Doc.text on every access
     mentions = []
-    for ent in doc.ents:
+    for ent in ents:
         if ent.label_ in ("CARDINAL", "MONEY") and ent.start_char not in sentence_chars:
             mentions += _stage_name(doc, ent, text)    # "rapper 50 Cent"
         if ent.label_ not in labels:
@@ -153,8 +159,9 @@ def _stage_name(doc, ent, text) -> list:
     return [(span[0], span[1], "PERSON")] if ok else []
 
 
-def _is_opening(toks) -> bool:
-    return bool(toks) and toks[0].text in ("'", '"', "‘", "“") and len(toks) > 1
+def _is_opening(words) -> bool:
+    """A sentence (its tokens' texts) that opens with a quote mark and goes on."""
+    return len(words) > 1 and words[0] in ("'", '"', "‘", "“")
 
 
 def segment_from_doc(doc, entity_labels) -> Segment:

@@ -154,14 +154,14 @@ def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple
         for name in names:     # longest first
             if name not in text:
                 continue
-            for m in _name_pattern(name).finditer(text):
-                if not after_hyphen_prefix(text, m.start()):
+            for start, end in name_occurrences(name, text):
+                if not after_hyphen_prefix(text, start):
                     continue
-                inside = whole_name_over(current, m.start(), m.end(), " " in name)
+                inside = whole_name_over(current, start, end, " " in name)
                 if inside is not None:
                     for k in inside:
                         del current[k]
-                    current[(m.start(), m.end())] = labels[name]
+                    current[(start, end)] = labels[name]
         merged = sorted((s, e, labels.get(text[s:e], lab)) for (s, e), lab in current.items())
         result.append(join_demonym_names(text, merged))
     return result
@@ -183,8 +183,7 @@ def is_common_word_opening(name: str, label: str, texts: Sequence[str],
     if label not in COMMON_WORD_LABELS or " " in name or is_acronym(name) \
             or name.lower() not in lower_words or is_known_place(name):
         return False
-    pattern = _name_pattern(name)
-    found = [(t, m.start()) for t in texts for m in pattern.finditer(t)]
+    found = [(t, start) for t in texts for start, _ in name_occurrences(name, t)]
     return bool(found) and all(_OPENING.search(t[:start]) for t, start in found)
 
 
@@ -197,14 +196,35 @@ def after_hyphen_prefix(text: str, start: int) -> bool:
     return bool(m) and m.group(1) in HYPHEN_PREFIXES
 
 
-@functools.lru_cache(maxsize=8192)
+_NAME_BEFORE = r"(?<![\w#@])(?<!\w['’])"
+_NAME_AFTER = r"(?![\w$€£¥]|-(?![a-z]))"
+_BEFORE, _AFTER = re.compile(_NAME_BEFORE), re.compile(_NAME_AFTER)
+
+
+@functools.lru_cache(maxsize=1024)
 def _name_pattern(name: str):
     """A known name, not inside a word ("O'Neill" has no "Neill"); after an opening quote,
     yes; not before a currency sign or a hyphen that does not open a lower-case word.
-    Compiled once per name (re's own cache holds 512 patterns; an article has dozens of
-    names and a corpus thousands)."""
-    return re.compile(r"(?<![\w#@])(?<!\w['’])" + re.escape(name)
-                      + r"(?![\w$€£¥]|-(?![a-z]))")
+    The rule as one regular expression; `name_occurrences` applies it without compiling
+    one per name (~1 ms each, ~5,000 distinct names per 270 articles)."""
+    return re.compile(_NAME_BEFORE + re.escape(name) + _NAME_AFTER)
+
+
+def name_occurrences(name: str, text: str) -> list:
+    """[(start, end)] of `name` in `text` as `_name_pattern(name).finditer(text)` finds
+    them (left to right, not overlapping): `str.find` for the name, the two precompiled
+    context checks at its ends."""
+    if not name:
+        return [m.span() for m in _name_pattern(name).finditer(text)]
+    out, i = [], text.find(name)
+    while i >= 0:
+        end = i + len(name)
+        if _BEFORE.match(text, i) and _AFTER.match(text, end):
+            out.append((i, end))
+            i = text.find(name, end)
+        else:
+            i = text.find(name, i + 1)
+    return out
 
 
 def whole_name_over(current: dict, start: int, end: int, several_words: bool):
