@@ -118,7 +118,7 @@ def name_in_text(name: str, text: str) -> bool:
         name = name[4:]
     if name.lower() in GENERIC_ORG_WORDS:
         return False
-    return bool(name) and _whole_words(name).search(text) is not None
+    return bool(name) and written_as_whole_words(name, text)
 
 
 PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
@@ -135,10 +135,23 @@ def place_tail_in_text(name: str, label: str, text: str) -> bool:
         for k in range(1, len(words)))
 
 
-@functools.lru_cache(maxsize=8192)
-def _whole_words(name: str):
-    """Compiled once per name (re's own cache holds 512 patterns)."""
-    return re.compile(r"(?<!\w)" + re.escape(name) + r"(?!\w)")
+def _is_word_char(ch: str) -> bool:
+    """What re's \\w matches in a str pattern: alphanumerics and the underscore."""
+    return ch.isalnum() or ch == "_"
+
+
+def written_as_whole_words(name: str, text: str) -> bool:
+    """`name` occurs in `text` with no word character on either side: the regex
+    (?<!\\w)NAME(?!\\w), found with str.find (no pattern compiled per name; a corpus has
+    thousands of distinct names, past re's cache of 512)."""
+    i = text.find(name)
+    while i >= 0:
+        end = i + len(name)
+        if (i == 0 or not _is_word_char(text[i - 1])) and (
+                end == len(text) or not _is_word_char(text[end])):
+            return True
+        i = text.find(name, i + 1)
+    return False
 
 
 def cased_words(text: str, spans=()) -> list:
