@@ -8,7 +8,6 @@ rest of the article yields candidate sentences; a sentence repeated word for wor
 Daily Mail caption repeating the body) counts once.
 """
 import collections
-import functools
 import re
 from dataclasses import dataclass
 from typing import Union
