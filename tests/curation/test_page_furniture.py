@@ -108,7 +108,8 @@ def test_promotions_are_known_by_their_form():
                  "READ: Arsenal stars in good spirits as they bid to win eighth straight game",
                  "Vote now in our poll", "Follow us on Twitter @MailSport", "Check it out",
                  "Share this article", "Click HERE to see more of our brilliant Match Zone",
-                 "Read more about the case here", "Watch the moment the boat sank"):
+                 "Read more about the case here", "Watch the moment the boat sank",
+                 "Listen to the full interview on Sport on Five and the BBC Sport website"):
         assert is_promotion(line), line
     for line in ("NEW: Party leader Imran Khan criticizes the plan",       # news, not a link
                  "'I encourage people to go check it out,' Obama said",    # speech
