@@ -55,7 +55,7 @@ def out_of_fold(rows: list, train_ids: set, name: str, folds: int, fold_seed: in
 
     from models import hardness as H
     from models.baselines import FEATURIZERS, Predictor, train
-    from models.batching import score_batch
+    from models.batching import score_loop
     featurizer = featurizer or FEATURIZERS[name]
     fold = {r["article_id"]: fold_of(r["article_id"], folds, fold_seed) for r in rows}
     em = {}
@@ -63,11 +63,11 @@ def out_of_fold(rows: list, train_ids: set, name: str, folds: int, fold_seed: in
         model = Predictor(train(name, sorted(
             (r for r in rows if r["id"] in train_ids and fold[r["article_id"]] != f),
             key=lambda r: r["id"]), seed=train_seed + fold_seed, featurizer=featurizer)).model
-        for r in rows:
-            if fold[r["article_id"]] == f:
-                cands, example = featurizer(r)
-                pred = cands[int(torch.argmax(score_batch(model, [example], "cpu")[0]))].text
-                em[r["id"]] = H.record_scores(pred, r)[0]
+        held = [r for r in rows if fold[r["article_id"]] == f]
+        feats = [featurizer(r) for r in held]
+        scores = score_loop(model, [example for _, example in feats])
+        for r, (cands, _), sc in zip(held, feats, scores):
+            em[r["id"]] = H.record_scores(cands[int(torch.argmax(sc))].text, r)[0]
     return em
 
 
