@@ -82,7 +82,11 @@ def test_same_rows_same_bytes_whatever_their_order():
 
 @pytest.mark.fast
 def test_a_release_in_one_fold_says_why_it_has_no_figures():
-    out = section(_release("b", articles=1), folds=2, fold_seeds=1)
+    rows = _release("b", articles=1)
+    bad = [dict(rows[0], id="art000-c", query="@placeholder met @placeholder."),
+           dict(rows[0], id="art000-d", entities=[])]
+    out = section(rows + bad, folds=2, fold_seeds=1)
+    assert (out["released"], out["candidates"]) == (1, 2)     # the unscorable rows left out
     assert out["baselines"] == {} and "fewer than two article folds" in out["reason"]
     assert hardness_card.out_of_fold_lines({"out_of_fold": out}) == []
 

@@ -13,8 +13,9 @@ on released <= its candidates' figure + 2 points"; every released query is.
   `most_frequent` needs no training: its EM is the plain rule's.
 - Intervals: percentile bootstrap over articles (queries of one article are not
   independent), the same resampled articles for released and candidates, seeded.
-Pure (no Beam): `OutOfFold` in hardness.py's graph collects the rows on one worker and
-calls `section`; `benchmarks/shortcut_oof.py` calls the same functions. Above
+The functions are pure (unit-tested without Beam); `OutOfFold`, in hardness.py's graph,
+collects the rows on one worker and calls `section`; `benchmarks/shortcut_oof.py` calls
+the same functions. Above
 `hardness_oof_queries` released queries a sample of articles by hash enters the check (its
 cost grows with fold seeds x released queries: the baselines train folds x fold seeds x 2
 times).
@@ -104,10 +105,12 @@ def cluster_diff(rows: list, em: dict, a: set, b: set, reps: int = REPLICATES,
 def scorable(rows: list) -> list:
     """The rows every baseline can score (the others are counted by the filter), id order."""
     from models import hardness as H
+    from models.features import check_query
     out = []
     for r in sorted(rows, key=lambda r: r["id"]):
         try:
             H.most_frequent_entity(r)
+            check_query(r)
         except ValueError:
             continue
         out.append(r)
