@@ -20,6 +20,10 @@ the same functions. Above
 cost grows with fold seeds x released queries: the baselines train folds x fold seeds x 2
 times).
 """
+import contextlib
+import logging
+import time
+
 import apache_beam as beam
 import numpy as np
 
@@ -30,6 +34,20 @@ TRAINED = ("query_only", "passage_only")
 BAR = 2.0            # points: a shortcut on released at most its candidates' figure + BAR
 REPLICATES, SEED, LEVEL = 2000, 0, 95
 SCALE = 1_000_000
+log = logging.getLogger(__name__)
+
+
+@contextlib.contextmanager
+def quiet_training():
+    """The rankers' progress lines off while the check trains them folds x seeds x 2
+    times (one summary line instead)."""
+    logger = logging.getLogger("models.training")
+    level = logger.level
+    logger.setLevel(max(level, logging.WARNING))
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def fold_of(article_id: str, folds: int, fold_seed: int) -> int:
@@ -163,7 +181,12 @@ def section(rows: list, folds: int = 5, fold_seeds: int = 10, train_seed: int = 
     if not released or len({fold_of(r["article_id"], folds, 0) for r in rows}) < 2:
         out["reason"] = "fewer than two article folds hold a released query"
         return out
-    ems, per_seed = baseline_ems(rows, released, folds, fold_seeds, train_seed)
+    start = time.process_time()
+    with quiet_training():
+        ems, per_seed = baseline_ems(rows, released, folds, fold_seeds, train_seed)
+    log.info("hardness: out of fold: %d released and %d candidate queries of %d articles, "
+             "%d rankers trained in %.1f s of CPU", len(released), len(ids), out["articles"],
+             folds * fold_seeds * len(TRAINED), time.process_time() - start)
     for name in BASELINES:
         d = cluster_diff(rows, ems[name], released, ids, replicates, seed)
         cell = {"released": _cell(d["n_a"], d["a"], d["a_ci"]),
