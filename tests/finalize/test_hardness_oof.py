@@ -88,7 +88,11 @@ def test_a_release_in_one_fold_says_why_it_has_no_figures():
     out = section(rows + bad, folds=2, fold_seeds=1)
     assert (out["released"], out["candidates"]) == (1, 2)     # the unscorable rows left out
     assert out["baselines"] == {} and "fewer than two article folds" in out["reason"]
-    assert hardness_card.out_of_fold_lines({"out_of_fold": out}) == []
+    (line,) = hardness_card.out_of_fold_lines({"out_of_fold": out})
+    assert "not measured (fewer than two article folds" in line
+    (line,) = hardness_card.out_of_fold_lines({"out_of_fold": None})
+    assert "not measured (turned off (`--no-hardness_out_of_fold`))" in line
+    assert hardness_card.out_of_fold_lines({}) == []          # a stats.json from before
 
 
 @pytest.mark.fast

@@ -94,7 +94,11 @@ def out_of_fold_lines(h: dict) -> list:
     each shortcut baseline out of fold on every released query against every candidate of
     the same articles, beside the report's own dev+test (or all-splits) cells."""
     o = h.get("out_of_fold")
-    if not o or not o.get("baselines"):
+    if "out_of_fold" in h and not (o or {}).get("baselines"):
+        why = (o or {}).get("reason") or "turned off (`--no-hardness_out_of_fold`)"
+        return [f"**Shortcut check, out of fold:** not measured ({why}); the dev + test "
+                "cells below are too few queries to read a bar of a few points."]
+    if not o:
         return []
     iv, base = o.get("interval") or {}, h.get("baselines", {})
     bar = o.get("bar_points", 2.0)
