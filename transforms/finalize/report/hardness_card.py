@@ -133,10 +133,16 @@ def out_of_fold_lines(h: dict) -> list:
     verdict = (f"every shortcut baseline is at or below its candidates' figure + {bar:g}"
                if not over else "above its candidates' figure + "
                f"{bar:g}: " + ", ".join(over))
+    small = (base.get("query_only", {}).get(OVERALL, {}).get("released") or {})
+    beside = ""
+    if small.get("n") and small.get("exact_match_ci95"):
+        lo, hi = small["exact_match_ci95"]
+        beside = (f" (query only there: n={small['n']:,}, interval +/- "
+                  f"{(hi - lo) / 2:.0f} points)")
     lines += ["", f"The bar \"each shortcut baseline on released <= its candidates' figure + "
-              f"{bar:g} points\" is read on this out-of-fold difference (hundreds of queries), "
-              "not on the dev + test cells (a few dozen queries, intervals of +/- 10 points "
-              f"or more): out of fold, {verdict} points."]
+              f"{bar:g} points\" is read on this out-of-fold difference (n={o['released']:,} "
+              f"released queries), not on the report's dev + test cells{beside}: out of fold "
+              f"(point estimates), {verdict} points."]
     return lines
 
 
