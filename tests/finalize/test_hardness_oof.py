@@ -72,6 +72,10 @@ def test_a_release_of_queries_the_shortcut_answers_fails_the_bar():
     card = "\n".join(hardness_card.out_of_fold_lines({"out_of_fold": out}))
     assert "above its candidates' figure + 2: most frequent entity, " in card
     assert "too few to read (n=24)" in card and "(n=48)" in card
+    assert "A sample of articles" not in card
+    out["sample"] = {"cap": 20, "released_in_release": 40}
+    card = "\n".join(hardness_card.out_of_fold_lines({"out_of_fold": out}))
+    assert "A sample of articles by hash: 24 of the 40 released queries" in card
 
 
 def test_same_rows_same_bytes_whatever_their_order():
@@ -122,3 +126,28 @@ def test_cluster_interval_counts_only_articles_of_the_two_sets():
     extra = rows + [{"id": f"z{i}", "article_id": f"z{i}"} for i in range(30)]
     assert cluster_diff(rows, em, a, b) == cluster_diff(extra, dict(em, **{
         f"z{i}": 1.0 for i in range(30)}), a, b)
+
+
+def test_the_beam_step_samples_articles_above_the_cap_and_turns_off():
+    import apache_beam as beam
+    from apache_beam.testing.test_pipeline import TestPipeline
+    from apache_beam.testing.util import assert_that, equal_to
+
+    from transforms.finalize.report.hardness_oof import OutOfFold
+    items = [(r, "train", "released" if r.pop("released") else "dropped")
+             for r in _release("b", articles=40)]
+    items.append((dict(items[0][0], id="zz", article_id="other"), None, "dropped"))
+    small = HardnessSettings(hardness_oof_queries=20, hardness_oof_folds=2,
+                             hardness_oof_fold_seeds=1)
+
+    def check(got):
+        (out,) = got
+        assert out["sample"] == {"cap": 20, "released_in_release": 40}
+        assert 10 <= out["released"] < 40 and out["candidates"] == 2 * out["released"]
+        assert out["baselines"]["most_frequent"]["difference"] == -50.0
+
+    with TestPipeline() as p:
+        rows = p | beam.Create(items)
+        assert_that(rows | "On" >> OutOfFold(small), check, label="OnCheck")
+        off = rows | "Off" >> OutOfFold(HardnessSettings(hardness_out_of_fold=False))
+        assert_that(off, equal_to([None]), label="OffCheck")

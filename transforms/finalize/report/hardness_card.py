@@ -89,6 +89,15 @@ def _em(d) -> str:
     return f"{d['exact_match']:.1f}" + (f" [{ci[0]:.1f}, {ci[1]:.1f}]" if ci else "")
 
 
+def _sampled(o: dict) -> str:
+    sample = o.get("sample") or {}
+    whole = sample.get("released_in_release", o["released"])
+    if whole <= o["released"]:
+        return ""
+    return (f" A sample of articles by hash: {o['released']:,} of the {whole:,} released "
+            f"queries (`--hardness_oof_queries` {sample.get('cap', 0):,}).")
+
+
 def out_of_fold_lines(h: dict) -> list:
     """The primary shortcut check (stats.json `hardness.out_of_fold`, hardness_oof.py):
     each shortcut baseline out of fold on every released query against every candidate of
@@ -110,7 +119,7 @@ def out_of_fold_lines(h: dict) -> list:
              f"(EM the mean over {o['fold_seeds']} fold seeds, training seed "
              f"{o['train_seed']}); in brackets the {iv.get('level', 95)}% interval from "
              f"resampling articles ({iv.get('replicates', '?')} replicates, seed "
-             f"{iv.get('seed', '?')}). Beside it the report's own cells (the next table: dev + "
+             f"{iv.get('seed', '?')}).{_sampled(o)} Beside it the report's own cells (the next table: dev + "
              "test for the trained baselines, every split for most frequent entity).", "",
              "| baseline | released, out of fold | candidates, out of fold | released - "
              "candidates | report: released | report: candidates |",
