@@ -97,6 +97,8 @@ def test_a_release_in_one_fold_says_why_it_has_no_figures():
     (line,) = hardness_card.out_of_fold_lines({"out_of_fold": None})
     assert "not measured (turned off (`--no-hardness_out_of_fold`))" in line
     assert hardness_card.out_of_fold_lines({}) == []          # a stats.json from before
+    alone = section([dict(r, released=True) for r in _release("b", articles=3)])
+    assert alone["baselines"] == {} and "no candidates beyond the released" in alone["reason"]
 
 
 @pytest.mark.fast

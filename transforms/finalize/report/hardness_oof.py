@@ -178,6 +178,10 @@ def section(rows: list, folds: int = 5, fold_seeds: int = 10, train_seed: int = 
                         "seed": seed},
            "released": len(released), "candidates": len(ids),
            "articles": len({r["article_id"] for r in rows}), "baselines": {}}
+    if released == ids:
+        out["reason"] = ("no candidates beyond the released queries (no scored candidates in "
+                         "DIR/filtered/scored): nothing to compare them with")
+        return out
     if not released or len({fold_of(r["article_id"], folds, 0) for r in rows}) < 2:
         out["reason"] = "fewer than two article folds hold a released query"
         return out
