@@ -16,8 +16,12 @@ dev and test only (about 50-90 released queries on the corpora here, +/- 10 poin
   released query, as the report's candidates section), `pre_balance` (what the release
   rules kept: released + the balance step's drops) and `balance_dropped`; the most-frequent
   strata (`models.hardness.stratum`).
-- CIs: percentile bootstrap over articles (queries of one article are not independent),
-  the same resamples for both sets of a difference.
+- CIs: percentile bootstrap over the articles holding a query of either set (queries of
+  one article are not independent), the same resamples for both sets of a difference.
+- The fold training, prediction and bootstrap are finalize's own
+  (transforms/finalize/report/hardness_oof.py): `released_vs_candidates` is stats.json
+  `hardness.out_of_fold` of the same build (same folds and fold seeds); this adds the
+  other sets, the strata and `--random_drops`.
 - `--random_drops N`: the balance step's selection against chance: N times, the same
   number of queries per stratum dropped from `pre_balance` at random, the baseline retrained
   on what is left (one fold seed each), and released minus candidates measured the same way.
@@ -28,8 +32,8 @@ import json
 
 import numpy as np
 
-from transforms.core.hashing import stable_hash
 from transforms.core.io_utils import join, read_parquet
+from transforms.finalize.report.hardness_oof import cached, cluster_diff, out_of_fold
 
 TRAINED = ("passage_only", "query_only")
 
@@ -55,59 +59,10 @@ def fates(run: str) -> tuple:
     return scored, fate
 
 
-def cached(featurizer):
-    memo = {}
-
-    def f(row):
-        if row["id"] not in memo:
-            memo[row["id"]] = featurizer(row)
-        return memo[row["id"]]
-    return f
-
-
-def out_of_fold(rows: list, train_ids: set, name: str, folds: int, seed: int) -> dict:
-    """{query id: EM 0/1} of baseline `name`, trained per fold on the `train_ids` rows of
-    the other folds' articles."""
-    from models import hardness as H
-    from models.baselines import Predictor, train
-    fold = {r["article_id"]: stable_hash(r["article_id"], salt=f"oof-{seed}") % folds
-            for r in rows}
-    em = {}
-    for f in range(folds):
-        model = Predictor(train(name, sorted(
-            (r for r in rows if r["id"] in train_ids and fold[r["article_id"]] != f),
-            key=lambda r: r["id"]), seed=13 + seed))
-        em.update({r["id"]: H.record_scores(model(r), r)[0]
-                   for r in rows if fold[r["article_id"]] == f})
-    return em
-
-
-def cluster_diff(rows: list, em: dict, a: set, b: set, reps: int = 2000) -> dict:
-    """Mean EM x100 on id sets a and b and a - b, each with an article-bootstrap 95% CI."""
-    arts = sorted({r["article_id"] for r in rows})
-    at = {x: i for i, x in enumerate(arts)}
-    sums = np.zeros((4, len(arts)))              # sum a, n a, sum b, n b per article
-    for r in rows:
-        for k, s in ((0, a), (2, b)):
-            if r["id"] in s:
-                sums[k, at[r["article_id"]]] += em[r["id"]]
-                sums[k + 1, at[r["article_id"]]] += 1
-    w = np.random.default_rng(0).multinomial(len(arts), [1 / len(arts)] * len(arts), reps)
-    ra, rb = (w @ sums[0]) / (w @ sums[1]), (w @ sums[2]) / (w @ sums[3])
-    pa, pb = sums[0].sum() / sums[1].sum(), sums[2].sum() / sums[3].sum()
-
-    def ci(x):
-        return [round(100 * float(np.nanpercentile(x, q)), 1) for q in (2.5, 97.5)]
-    return {"a": round(100 * pa, 1), "a_ci": ci(ra), "n_a": int(sums[1].sum()),
-            "b": round(100 * pb, 1), "b_ci": ci(rb), "n_b": int(sums[3].sum()),
-            "diff": round(100 * (pa - pb), 1), "diff_ci": ci(ra - rb)}
-
-
 def measure(run: str, seeds: int = 10, folds: int = 5, random_drops: int = 0) -> dict:
     from models import baselines
     from models import hardness as H
-    for name in TRAINED:
-        baselines.FEATURIZERS[name] = cached(baselines.FEATURIZERS[name])
+    feats = {name: cached(baselines.FEATURIZERS[name]) for name in TRAINED}
     rows, fate = fates(run)
     by = collections.defaultdict(set)
     for i, f in fate.items():
@@ -132,7 +87,7 @@ def measure(run: str, seeds: int = 10, folds: int = 5, random_drops: int = 0) ->
     for name in TRAINED:
         mean = collections.defaultdict(float)
         for s in range(seeds):
-            em = out_of_fold(rows, released, name, folds, s)
+            em = out_of_fold(rows, released, name, folds, s, featurizer=feats[name])
             per_seed[name].append(cluster_diff(rows, em, released, cands, reps=200)["diff"])
             for i, v in em.items():
                 mean[i] += v / seeds
@@ -162,7 +117,8 @@ def measure(run: str, seeds: int = 10, folds: int = 5, random_drops: int = 0) ->
                 drop |= set(rng.choice(pool[s], size=n, replace=False).tolist())
             keep = pre - drop
             ka = {r["article_id"] for r in rows if r["id"] in keep}
-            em = out_of_fold(rows, keep, "passage_only", folds, c)
+            em = out_of_fold(rows, keep, "passage_only", folds, c,
+                             featurizer=feats["passage_only"])
             cd = cluster_diff(rows, em, keep, {r["id"] for r in rows if r["article_id"] in ka},
                               200)
             diffs.append(cd["diff"])

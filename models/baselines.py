@@ -84,12 +84,14 @@ FEATURIZERS = {"query_only": query_only_features, "passage_only": passage_only_f
 N_DENSE = {"query_only": len(QUERY_ONLY_FEATURES), "passage_only": len(PASSAGE_ONLY_FEATURES)}
 
 
-def train(name: str, rows, seed: int = 13, config: LexicalConfig = LexicalConfig()):
+def train(name: str, rows, seed: int = 13, config: LexicalConfig = LexicalConfig(),
+          featurizer=None):
     """The baseline `name` fitted on `rows` (each with its answers): a state dict and the
-    number of queries used (rows without an answer among their candidates are skipped)."""
+    number of queries used (rows without an answer among their candidates are skipped).
+    `featurizer`: FEATURIZERS[name] or a caching wrapper of it (the out-of-fold check)."""
     from models.lexical import Reader
     from models.training import featurize, seed_everything, torch_threads, train_loop
-    data = featurize(rows, FEATURIZERS[name])
+    data = featurize(rows, featurizer or FEATURIZERS[name])
     seed_everything(seed)
     model = Reader(N_DENSE[name], N_BUCKETS)
     if data.examples:

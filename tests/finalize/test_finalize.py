@@ -469,7 +469,13 @@ REAL = {"queries": {"train": 167, "dev": 28, "test": 19},
         "release": {"kept": 364, "reasons": {"sibling_query": 80, "answer_in_query": 39,
                                              "copied_context": 10, "only_compatible_entity": 8,
                                              "article_agreement": 1, "shared_role_word": 1}},
-        "balance": {"dropped": 150, "kept": 214}}
+        "balance": {"dropped": 150, "kept": 214},
+        # stats.json hardness.out_of_fold (5 folds, 10 fold seeds): released and candidates
+        # EM and released - candidates, as `python -m benchmarks.shortcut_oof RUN` gives
+        # them (`released_vs_candidates`) on the same build
+        "out_of_fold": {"released": 214, "candidates": 727, "articles": 114,
+                        "most_frequent": (22.4, 29.2, -6.7), "query_only": (13.6, 19.2, -5.6),
+                        "passage_only": (12.5, 17.8, -5.3)}}
 
 
 def _digest(pairs) -> str:
@@ -567,6 +573,39 @@ def test_real_corpus_release_keeps_the_most_frequent_share_and_reports_hardness(
     assert "## Hardness" in card and "| ReCoRD dev sample (125 real passages) | 16.9 | 9.0 |" in card
     for label in ("most frequent entity", "query only", "passage only", "held-out reader"):
         assert f"| {label}" in card
+
+
+def test_real_corpus_release_shortcuts_out_of_fold(real_run):
+    """issue 26: the shortcut check the +2-point bar is read on: every released query (out
+    of fold) against every candidate of the same articles; each baseline below its
+    candidates' figure, the most frequent rule's released cell the report's own, the card
+    showing the check first."""
+    from models.hardness import most_frequent_entity, record_scores
+    dataset = real_run / "dataset"
+    h = _stats(dataset)["hardness"]
+    o, want = h["out_of_fold"], REAL["out_of_fold"]
+    assert (o["released"], o["candidates"], o["articles"], o["folds"], o["fold_seeds"]) == (
+        want["released"], want["candidates"], want["articles"], 5, 10)
+    for name in ("most_frequent", "query_only", "passage_only"):
+        c = o["baselines"][name]
+        assert (c["released"]["exact_match"], c["candidates"]["exact_match"],
+                c["difference"]) == want[name], name
+        lo, hi = c["difference_ci95"]
+        assert lo <= c["difference"] <= hi < 2 and c["within_bar"]
+        assert c["released"]["n"] == want["released"] and c["released"]["readable"]
+    rows = [r for s in SPLITS for r in _rows(dataset, s)]
+    em = sum(record_scores(most_frequent_entity(r), r)[0] for r in rows) / len(rows)
+    report = h["baselines"]["most_frequent"]["overall"]["released"]
+    assert o["baselines"]["most_frequent"]["released"]["exact_match"] == round(100 * em, 1)
+    assert report["n"] == len(rows) and abs(report["exact_match"] - 100 * em) < 0.01
+    card = (dataset / "README.md").read_text()
+    check = card.index("Shortcut check, out of fold (n = 214 released, 727 candidates)")
+    assert check < card.index("| baseline | split |")
+    assert ("read on this out-of-fold difference (n=214 released queries), not on the "
+            "report's dev + test cells (query only there: n=47, interval +/- 12 points): out "
+            "of fold (point estimates), every shortcut baseline is at or below its "
+            "candidates' figure + 2 points.") in card
+    assert "| query only | 13.6 [" in card and "too few to read (n=19)" in card
 
 
 def test_real_corpus_release_holds_no_local_path_and_its_card_counts_the_filter(real_run,

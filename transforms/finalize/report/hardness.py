@@ -16,6 +16,7 @@ fold readers and AFLite over shortcut and lexical features, never uses MiniLM: t
 official ReCoRD EM/F1 (record_metric). A candidate's split is the split of its
 article's released queries; candidates of articles with none count in `overall` only.
 One grouping holds one article's rows; training holds at most `hardness_train_queries`.
+`out_of_fold` (hardness_oof.py): the shortcut baselines out of fold on every released query.
 """
 import typing
 
@@ -274,13 +275,17 @@ class Hardness(beam.PTransform):
                     | "SumPassages" >> beam.CombinePerKey(_sum3)
                     | "PassageTuples" >> beam.Map(lambda kv: (kv[0],) + tuple(kv[1]))
                     | "Passages" >> beam.combiners.ToList())
+        from transforms.finalize.report.hardness_oof import OutOfFold
+        oof = rows | "OutOfFold" >> OutOfFold(s)           # stats.json hardness.out_of_fold
         return (p | "OnceHardness" >> beam.Create([None])
                 | "HardnessReport" >> beam.Map(
-                    lambda _, sums, passages, trained, pops: reader_precision(report(
+                    lambda _, sums, passages, trained, pops, oof: dict(reader_precision(report(
                         sums, passages, trained, pops, s.hardness_reader_queries),
                         s.hardness_reader_precision if s.hardness_reader else None),
+                        out_of_fold=oof),
                     beam.pvalue.AsSingleton(sums), beam.pvalue.AsSingleton(passages),
-                    beam.pvalue.AsList(trained), beam.pvalue.AsDict(populations)))
+                    beam.pvalue.AsList(trained), beam.pvalue.AsDict(populations),
+                    beam.pvalue.AsSingleton(oof)))
 
 
 def reader_precision(rep: dict, setting) -> dict:

@@ -1,5 +1,6 @@
-"""The dataset card's hardness section, from stats.json `hardness`: every cell with its n
-and 95% bootstrap interval, cells under bootstrap.MIN_READABLE_N queries marked too small
+"""The dataset card's hardness section, from stats.json `hardness`: first the shortcut
+check out of fold on the whole release (`out_of_fold`, the one the +2-point bar is read
+on), then every cell with its n and 95% bootstrap interval, cells under bootstrap.MIN_READABLE_N queries marked too small
 to read, each baseline under its one name (models/baseline_catalog.py), and ReCoRD's own
 figures measured with the same code (record_reference.py)."""
 from models.baseline_catalog import CATALOG, label
@@ -78,6 +79,82 @@ def baseline_lines(h: dict) -> list:
     return lines
 
 
+def _em(d) -> str:
+    """`EM [interval]` of an out-of-fold cell (n in its own column)."""
+    if not d or not d.get("n") or d.get("exact_match") is None:
+        return "-"
+    if _small(d):
+        return f"too few to read (n={d['n']:,})"
+    ci = d.get("exact_match_ci95")
+    return f"{d['exact_match']:.1f}" + (f" [{ci[0]:.1f}, {ci[1]:.1f}]" if ci else "")
+
+
+def _sampled(o: dict) -> str:
+    sample = o.get("sample") or {}
+    whole = sample.get("released_in_release", o["released"])
+    if whole <= o["released"]:
+        return ""
+    return (f" A sample of articles by hash: {o['released']:,} of the {whole:,} released "
+            f"queries (`--hardness_oof_queries` {sample.get('cap', 0):,}).")
+
+
+def out_of_fold_lines(h: dict) -> list:
+    """The primary shortcut check (stats.json `hardness.out_of_fold`, hardness_oof.py):
+    each shortcut baseline out of fold on every released query against every candidate of
+    the same articles, beside the report's own dev+test (or all-splits) cells."""
+    o = h.get("out_of_fold")
+    if "out_of_fold" in h and not (o or {}).get("baselines"):
+        why = (o or {}).get("reason") or "turned off (`--no-hardness_out_of_fold`)"
+        return [f"**Shortcut check, out of fold:** not measured ({why}); the dev + test "
+                "cells below are too few queries to read a bar of a few points."]
+    if not o:
+        return []
+    iv, base = o.get("interval") or {}, h.get("baselines", {})
+    bar = o.get("bar_points", 2.0)
+    lines = [f"**Shortcut check, out of fold (n = {o['released']:,} released, "
+             f"{o['candidates']:,} candidates).** Each shortcut baseline is scored on every "
+             "released query of every split and on every candidate query of the same "
+             f"articles ({o['articles']:,} articles): the trained ones learn in "
+             f"{o['folds']} article folds on the released queries of the other folds "
+             f"(EM the mean over {o['fold_seeds']} fold seeds, training seed "
+             f"{o['train_seed']}); in brackets the {iv.get('level', 95)}% interval from "
+             f"resampling articles ({iv.get('replicates', '?')} replicates, seed "
+             f"{iv.get('seed', '?')}).{_sampled(o)} Beside it the report's own cells (the next table: dev + "
+             "test for the trained baselines, every split for most frequent entity).", "",
+             "| baseline | released, out of fold | candidates, out of fold | released - "
+             "candidates | report: released | report: candidates |",
+             "|---|---:|---:|---:|---:|---:|"]
+    over = []
+    for name in CATALOG:
+        c = o["baselines"].get(name)
+        if not c:
+            continue
+        ci = c.get("difference_ci95")
+        diff = "-" if c.get("difference") is None else (
+            f"**{c['difference']:+.1f}**" + (f" [{ci[0]:+.1f}, {ci[1]:+.1f}]" if ci else ""))
+        rel, cand = c["released"], c["candidates"]
+        cells = base.get(name, {}).get(OVERALL, {})
+        lines.append(f"| {label(name)} | {_em(rel)} (n={rel['n']:,}) | {_em(cand)} "
+                     f"(n={cand['n']:,}) | {diff} | {_cell(cells.get('released'))} | "
+                     f"{_cell(cells.get('candidates'))} |")
+        if not c.get("within_bar"):
+            over.append(label(name))
+    verdict = (f"every shortcut baseline is at or below its candidates' figure + {bar:g}"
+               if not over else "above its candidates' figure + "
+               f"{bar:g}: " + ", ".join(over))
+    small = (base.get("query_only", {}).get(OVERALL, {}).get("released") or {})
+    beside = ""
+    if small.get("n") and small.get("exact_match_ci95"):
+        lo, hi = small["exact_match_ci95"]
+        beside = (f" (query only there: n={small['n']:,}, interval +/- "
+                  f"{(hi - lo) / 2:.0f} points)")
+    lines += ["", f"The bar \"each shortcut baseline on released <= its candidates' figure + "
+              f"{bar:g} points\" is read on this out-of-fold difference (n={o['released']:,} "
+              f"released queries), not on the report's dev + test cells{beside}: out of fold "
+              f"(point estimates), {verdict} points."]
+    return lines
+
+
 def reference_lines(h: dict) -> list:
     """Released passages beside ReCoRD's, and ReCoRD's figures with their sources."""
     ref = h.get("record") or {}
@@ -131,6 +208,8 @@ def hardness_lines(stats: dict) -> list:
              f"number of queries. A cell of fewer than {iv.get('min_readable_n', 30)} queries "
              "is too few to read (its figures stay in `stats.json`). The trained baselines "
              "learn on released train, so they and the reader are scored on dev and test.", ""]
+    oof = out_of_fold_lines(h)
+    lines += oof + [""] if oof else []
     lines += baseline_lines(h)
     lines += ["", "Share of answers that are the passage's most frequent entity (alias texts "
               "counted together, as `most_frequent` counts them):", ""]
