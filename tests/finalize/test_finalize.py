@@ -463,19 +463,20 @@ def test_help_answers_without_importing_beam():
 #: What finalize releases from the real corpus (docs/finalize.md, "Measured"): generate
 #: over cnn_stories + cnndm_test250, the default adversary (5-fold lexical readers and
 #: AFLite), the release rules, then its drop-only sampler (last), default split policy.
-REAL = {"queries": {"train": 167, "dev": 28, "test": 19},
-        "passages": {"train": 86, "dev": 13, "test": 15},
-        "candidates": 967, "kept": 503, "dropped_duplicates": 0,
-        "release": {"kept": 364, "reasons": {"sibling_query": 80, "answer_in_query": 39,
-                                             "copied_context": 10, "only_compatible_entity": 8,
-                                             "article_agreement": 1, "shared_role_word": 1}},
-        "balance": {"dropped": 150, "kept": 214},
+REAL = {"queries": {"train": 158, "dev": 28, "test": 17},
+        "passages": {"train": 87, "dev": 13, "test": 13},
+        "candidates": 958, "kept": 486, "dropped_duplicates": 0,
+        "release": {"kept": 342, "reasons": {"sibling_query": 64, "answer_in_query": 39,
+                                             "restates_words": 22, "only_compatible_entity": 10,
+                                             "copied_context": 7, "article_agreement": 1,
+                                             "shared_role_word": 1}},
+        "balance": {"dropped": 139, "kept": 203},
         # stats.json hardness.out_of_fold (5 folds, 10 fold seeds): released and candidates
         # EM and released - candidates, as `python -m benchmarks.shortcut_oof RUN` gives
         # them (`released_vs_candidates`) on the same build
-        "out_of_fold": {"released": 214, "candidates": 727, "articles": 114,
-                        "most_frequent": (22.4, 29.2, -6.7), "query_only": (13.6, 19.2, -5.6),
-                        "passage_only": (12.5, 17.8, -5.3)}}
+        "out_of_fold": {"released": 203, "candidates": 724, "articles": 113,
+                        "most_frequent": (21.7, 29.4, -7.7), "query_only": (14.8, 19.5, -4.7),
+                        "passage_only": (10.8, 16.7, -5.9)}}
 
 
 def _digest(pairs) -> str:
@@ -599,13 +600,16 @@ def test_real_corpus_release_shortcuts_out_of_fold(real_run):
     assert o["baselines"]["most_frequent"]["released"]["exact_match"] == round(100 * em, 1)
     assert report["n"] == len(rows) and abs(report["exact_match"] - 100 * em) < 0.01
     card = (dataset / "README.md").read_text()
-    check = card.index("Shortcut check, out of fold (n = 214 released, 727 candidates)")
+    n, dev_test = want["released"], REAL["queries"]["dev"] + REAL["queries"]["test"]
+    check = card.index(f"Shortcut check, out of fold (n = {n} released, "
+                       f"{want['candidates']} candidates)")
     assert check < card.index("| baseline | split |")
-    assert ("read on this out-of-fold difference (n=214 released queries), not on the "
-            "report's dev + test cells (query only there: n=47, interval +/- 12 points): out "
-            "of fold (point estimates), every shortcut baseline is at or below its "
-            "candidates' figure + 2 points.") in card
-    assert "| query only | 13.6 [" in card and "too few to read (n=19)" in card
+    assert (f"read on this out-of-fold difference (n={n} released queries), not on the "
+            f"report's dev + test cells (query only there: n={dev_test}, interval +/- 12 "
+            "points): out of fold (point estimates), every shortcut baseline is at or below "
+            "its candidates' figure + 2 points.") in card
+    assert f"| query only | {want['query_only'][0]} [" in card
+    assert f"too few to read (n={REAL['queries']['test']})" in card
 
 
 def test_real_corpus_release_holds_no_local_path_and_its_card_counts_the_filter(real_run,

@@ -76,6 +76,8 @@ def test_promotion_lines_and_siblings():
     quoted = "The Tories called it a \"vote now, pay later\" Budget. Scroll down for video"
     assert flags.promotion_line({"passage": quoted}) == quoted      # the second sentence
     assert flags.promotion_line({"passage": quoted.split(". ")[0]}) is None
+    radio = "He told BBC Five Live: \"Steven is above money.\"\nListen to the full interview on Sport on Five."
+    assert flags.promotion_line({"passage": radio}).startswith("Listen to the full")
     sentence = "But O'Sullivan was also spoken to by the referee Olivier Marteel."
     a = dict(id="a", passage_id="p", query=sentence.replace("O'Sullivan", "@placeholder"))
     b = dict(id="b", passage_id="p", query=sentence.replace("Olivier Marteel", "@placeholder"))

@@ -50,7 +50,8 @@ _PROMOTION = re.compile(
     r"(?:^|(?<=[.!?] ))(?:click here|read more|read also|also read|read:|vote now|vote:"
     r"|follow us|follow @|check it out|scroll down|sign up|subscribe (?:now|here|to)"
     r"|download (?:the|our) app|share this|like us on|watch (?:the )?video|see more"
-    r"|more on this)\b", re.IGNORECASE | re.MULTILINE)
+    r"|more on this|listen again|listen now|listen live|listen to the full)\b",
+    re.IGNORECASE | re.MULTILINE)
 
 
 def only_entity_of_label(row: dict) -> Optional[str]:
