@@ -64,10 +64,12 @@ _TYPE_WORDS = {NEWS: "newspaper|paper|tabloid|broadsheet|magazine|broadcaster|ch
                BAND: "band|group|rock band|pop group",
                EVENT: "festival|tournament|championship|exhibition|trade show|fair|event",
                AWARD: "award|prize", COURT: "court"}
-# the type word written right before ("the band Coldplay") or after ("the Sun newspaper")
+_AFTER_WORDS = {BAND: "songs?|albums?|hits|tribute band|reunion|frontman|guitarist|drummer"}
+# the type word written right before ("the band Coldplay") or after ("the Sun newspaper",
+# "Beatles songs")
 CONTEXT_HEADS = tuple(
     (fine, re.compile(rf"\b(?:{words})(?:,)? (?:the )?$", re.IGNORECASE),
-     re.compile(rf"^(?:['’]s)? (?:{words})\b", re.IGNORECASE))
+     re.compile(rf"^(?:['’]s)? (?:{words}|{_AFTER_WORDS.get(fine, words)})\b", re.IGNORECASE))
     for fine, words in _TYPE_WORDS.items())
 
 
@@ -94,16 +96,22 @@ FINE_CUES = (
                       rf"for|shortlisted for|scooped|picked up) (?:the |a |an |this year's "
                       rf"|last year's )?{_P}\b|{_P} (?:nominations?|nominees?|winners?|"
                       rf"ceremony|statuette)\b", AWARD, EVENT),
-    _cue("court_role", rf"{_P} (?:judges?|ruled|ruling|heard|jury)\b|\b(?:appeal(?:ed|s)? "
+    _cue("court_role", rf"{_P} (?:judges?|ruled|ruling|heard|hears|jury)\b|"
+                       rf"{_P}\b[^.;!?]{{0,60}}\bto hear (?:the )?(?:case|allegations?|"
+                       rf"appeals?|evidence|claims?)\b|\b(?:appeal(?:ed|s)? "
                        rf"to|appear(?:ed|s|ing)? (?:at|before|in)|judge at|hearing at) "
                        rf"the {_P}\b", COURT),
     _cue("event_time", rf"\b(?:this|last|next) year['’]s {_P}\b|{_P} (?:organisers|"
                        rf"organizers|exhibitors|delegates|attendees|festival-goers)\b|"
+                       rf"{_P},? (?:which|that) (?:runs|ran|takes place|took place|opens|"
+                       rf"opened|starts|started|begins|began|ends|ended) (?:from|on|in|"
+                       rf"until|at|this|next|last)\b|"
                        rf"\b(?:unveiled|showcased|on show|on display|launched|held) at "
                        rf"the {_P}\b", EVENT, AWARD),
     _cue("band_member", rf"{_P}(?:['’]s)? (?:frontman|guitarist|drummer|bassist|"
-                        rf"lead singer|singer|reunion|tour)\b|\bformer {_P} "
-                        rf"(?:frontman|guitarist|drummer|bassist|star|singer)\b", BAND),
+                        rf"lead singer|singer|reunion|tour)\b|\bformer {_P}(?: "
+                        rf"(?:frontman|guitarist|drummer|bassist|star|singer)\b|,| [a-z]+ed\b)",
+         BAND),
 )
 _TITLED = re.compile(r"\b(?:mr|mrs|ms|miss|dr)\.?\s*$", re.IGNORECASE)
 _TITLE_IN = re.compile(r"^(?:mr|mrs|ms|miss|dr)\.? ", re.IGNORECASE)
