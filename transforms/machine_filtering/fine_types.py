@@ -21,7 +21,11 @@ import collections
 import re
 from typing import NamedTuple, Optional
 
-from transforms.machine_filtering.entity_types import fits, mention_votes, named_in_query
+from transforms.machine_filtering.entity_types import (
+    fits,
+    mention_votes,
+    named_in_query,
+)
 from transforms.quality.aliases import PLACEHOLDER, clusters, plain
 from transforms.quality.cues import PERSON
 from transforms.quality.neighbours import ROLE_WORDS
