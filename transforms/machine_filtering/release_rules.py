@@ -55,6 +55,7 @@ from transforms.machine_filtering.entity_types import (
     query_type_cue,
     role_holder,
 )
+from transforms.machine_filtering.fine_types import only_fine_entity
 from transforms.machine_filtering.lexical import Lemmas
 from transforms.machine_filtering.restatement import Restatement, restates
 from transforms.quality import flags, neighbours
@@ -164,7 +165,9 @@ def not_only_compatible_entity(row: dict, config: ReleaseConfig):
     cue = query_type_cue(row.get("query") or "")
     answer_fits, rivals = compatible_entities(row, cue.labels) if cue else (False, ())
     if not answer_fits or rivals:    # no cue, it points elsewhere, or a rival fits it
-        held = role_holder(row)
+        held, fine = role_holder(row), only_fine_entity(row)
+        if fine is not None and held is None:
+            return False, fine
         return True if held is None else (False, (
             f"role {held[0]!r} (query: {held[1]!r}) is written before the answer alone in "
             f"the passage"))

@@ -1,0 +1,106 @@
+"""The fine-type layer of `only_compatible_entity` (issue 32): real BBC News text of
+../shared/corpus/bbc_news, quoted (sport/235, entertainment, tech/140)."""
+import pytest
+
+from tests.fixtures.item_rows import row
+from transforms.machine_filtering import fine_types
+from transforms.machine_filtering.release_rules import ReleaseConfig, check_row
+
+WENGER = ("The latest twist in the Ferguson-Wenger saga came on Saturday when the United boss, "
+          "in an interview with The Independent newspaper, discussed the events after the "
+          "game between the two sides in October. Those allegations were put to Wenger after "
+          "Saturday's game at Bolton, which Arsenal lost to slip 10 points behind Chelsea.")
+WENGER_ENTS = [("Ferguson", "PERSON"), ("Wenger", "PERSON"), ("Independent", "ORG"),
+               ("Bolton", "GPE"), ("Arsenal", "ORG"), ("Chelsea", "ORG")]
+BRITS = ("Scottish rock band Franz Ferdinand, who shot to prominence in 2004, have won two "
+         "Brit Awards. Kapranos and his Glasgow four-piece band have been nominated for "
+         "five prizes, including best group and best album.")
+BRITS_ENTS = [("Franz Ferdinand", "ORG"), ("Brit Awards", "ORG"), ("Kapranos", "PERSON"),
+              ("Glasgow", "GPE")]
+GAMERS = ("The Four-Kings clan is staging a Pop Idol type competition to find new members. "
+          "Philip Wride, who co-manages the Four-Kings team, said online qualifiers will be "
+          "held from 16-28 November. He said the clan was running the contest.")
+GAMERS_ENTS = [("Four-Kings", "ORG"), ("Idol", "PERSON"), ("Philip Wride", "PERSON"),
+               ("Wride", "PERSON")]
+
+pytestmark = pytest.mark.fast
+
+
+def test_only_newspaper_is_rejected_unless_another_news_medium_is_there():
+    query = "But later on Saturday, according to the @placeholder, Wenger spoke to reporters."
+    one = row(WENGER, query, "Independent", WENGER_ENTS)
+    why = check_row(one)
+    assert why.reason == "only_compatible_entity" and "news_source" in why.detail
+    # the coarse rule alone: Arsenal and Chelsea are ORG rivals, so it kept the query
+    assert fine_types.only_fine_entity(one) is not None
+    two = row(WENGER.replace("Chelsea.", "Chelsea, the Times reported."), query,
+              "Independent", WENGER_ENTS + [("Times", "ORG")])
+    assert check_row(two) is None
+    club = row(WENGER, "Wenger's @placeholder lost at Bolton.", "Arsenal", WENGER_ENTS)
+    assert fine_types.only_fine_entity(club) is None      # no fine cue
+
+
+def test_only_award_and_a_rival_prize():
+    query = "They were the surprise winners of the @placeholder for best breakthrough act."
+    alone = row(BRITS, query, "Brit Awards", BRITS_ENTS)
+    assert "award_won" in check_row(alone).detail
+    rival = row(BRITS + " It followed nominations for the Mercury Music Prize.", query,
+                "Brit Awards", BRITS_ENTS + [("Mercury Music Prize", "ORG")])
+    assert check_row(rival) is None
+    band = row(BRITS, query, "Franz Ferdinand", BRITS_ENTS)
+    assert check_row(band) is None               # the answer is no award: no verdict
+
+
+def test_titled_person_skips_a_name_inside_a_longer_one():
+    query = "Mr @placeholder said any gamer that wins a few tournaments will have a good year."
+    one = row(GAMERS, query, "Philip Wride", GAMERS_ENTS, aliases=("Wride",))
+    assert "titled_person" in check_row(one).detail       # "Idol" of "Pop Idol" is no rival
+    assert check_row(one, ReleaseConfig(only_compatible_entity=False)) is None
+    two = row(GAMERS + " Said Mr Bysshe: \"Painkiller is a new game.\"", query,
+              "Philip Wride", GAMERS_ENTS + [("Bysshe", "PERSON")], aliases=("Wride",))
+    assert check_row(two) is None
+
+
+@pytest.mark.parametrize("query, cue", [
+    ("according to the @placeholder, Wenger spoke", "news_source"),
+    ("Ferguson told the @placeholder newspaper", "news_source"),
+    ("@placeholder reported that the deal was off", "news_source"),
+    ("won the @placeholder for best album", "award_won"),
+    ("a record five @placeholder nominations", "award_won"),
+    ("@placeholder judge Richard Mawrey said", "court_role"),
+    ("The special @placeholder, the first to hear allegations of vote-rigging", "court_role"),
+    ("@placeholder, which runs from 6 to 9 January, showcases gadgets", "event_time"),
+    ("at this year's @placeholder in Las Vegas", "event_time"),
+    ("The former @placeholder resisted any temptation", "band_member"),
+    ("Dr @placeholder told the BBC", "titled_person"),
+])
+def test_each_fine_cue(query, cue):
+    assert fine_types.query_fine_cue(query).name == cue
+
+
+@pytest.mark.parametrize("query", [
+    "according to @placeholder, the deal was off",       # a person may be the source
+    "The former @placeholder striker scored",
+    "@placeholder said the show would go on",
+])
+def test_no_fine_cue(query):
+    assert fine_types.query_fine_cue(query) is None
+
+
+@pytest.mark.parametrize("name, fine", [
+    ("The Independent", "news_media"), ("Daily Mail", "news_media"), ("BBC Radio", "news_media"),
+    ("Brit Awards", "award"), ("Mercury Music Prize", "award"), ("High Court", "court"),
+    ("Court of Appeal", "court"), ("Consumer Electronics Show", "event"), ("FA Cup", "event"),
+])
+def test_head_nouns(name, fine):
+    assert fine in fine_types.mention_fine(name, {"start": 0, "end": len(name), "text": name})
+
+
+def test_type_word_beside_a_name():
+    text = "Hey Jude and other Beatles songs, and the band Coldplay."
+    for name in ("Beatles", "Coldplay"):
+        s = text.index(name)
+        assert "band" in fine_types.mention_fine(text, {"start": s, "end": s + len(name),
+                                                        "text": name})
+    s = text.index("Jude")
+    assert not fine_types.mention_fine(text, {"start": s, "end": s + 4, "text": "Jude"})

@@ -1,0 +1,192 @@
+"""Fine types of passage entities, for the release rule `only_compatible_entity` (issue 32):
+NER's labels are too coarse to see that a query asks for the only newspaper, award, event,
+court or real person of a passage ("according to The @placeholder" / The Independent, the
+passage's other ORG a club). Read, like `entity_types`, from general English, no gazetteer:
+
+- an entity's fine types (`entity_fine_types`): any of its mentions' names ending in a head
+  noun of `HEAD_NOUNS` ("... Awards", "... Court", "The Guardian", "Daily Mail"), or written
+  beside a type word in the passage (`CONTEXT_HEADS`: "the Sun newspaper", "the band
+  Coldplay"); a person (`REAL_PERSON`) when at least half its mentions carry a title
+  ("Mr Fox") or are PERSON-voted names that are not part of a longer capitalised name
+  ("Idol" of "Pop Idol" is no rival);
+- a query's fine cue (`FINE_CUES`, the first that matches): "according to the
+  @placeholder", "@placeholder reported" -> news media; "winners of the @placeholder",
+  "won the @placeholder" -> an award or event; "@placeholder judge" -> a court; "this year's
+  @placeholder" -> an event; "Mr @placeholder" -> a real person.
+
+`only_fine_entity` rejects when the cue's fine types fit the answer and no other passage
+entity the query does not name itself.
+"""
+import collections
+import re
+from typing import NamedTuple, Optional
+
+from transforms.machine_filtering.entity_types import (
+    fits,
+    mention_votes,
+    named_in_query,
+)
+from transforms.quality.aliases import PLACEHOLDER, clusters, plain
+from transforms.quality.cues import PERSON
+from transforms.quality.neighbours import ROLE_WORDS
+
+NEWS = "news_media"
+AWARD = "award"
+EVENT = "event"
+COURT = "court"
+BAND = "band"
+REAL_PERSON = "real_person"
+
+
+class Head(NamedTuple):
+    fine: str
+    pattern: re.Pattern
+    reason: str
+
+
+def _head(fine: str, pattern: str, reason: str) -> Head:
+    return Head(fine, re.compile(pattern, re.IGNORECASE), reason)
+
+
+# an entity name's last words (its head noun), or its first for "Daily X"
+HEAD_NOUNS = (
+    _head(NEWS, r"^(?:the )?(?:daily|sunday|evening|financial) [\w' ]+$|\b(?:times|guardian|"
+                r"independent|telegraph|mirror|herald|journal|gazette|tribune|chronicle|"
+                r"observer|post|express|mail|sun|standard|newspaper|magazine)$",
+          "a newspaper's or magazine's name word"),
+    _head(NEWS, r"\b(?:news|radio(?: \d+)?|tv|television|bbc|itv|cnn|reuters|"
+                r"press association|associated press|afp)$|^(?:bbc|itv|sky|cnn)\b",
+          "a broadcaster's or news agency's name word"),
+    _head(AWARD, r"\b(?:awards?|prizes?|oscars?|baftas?|grammys?|emmys?|brits?|medals?|"
+                 r"trophy|globes?)$", "an award's head noun"),
+    _head(EVENT, r"\b(?:show|festival|cup|championships?|games|olympics|open|expo|fair|"
+                 r"summit|conference|marathon|tournament|grand prix|awards|league|trophy|"
+                 r"week|convention|congress)$", "an event's or competition's head noun"),
+    _head(COURT, r"\b(?:court|tribunal)(?: of [\w' ]+)?$", "a court's head noun"),
+)
+_TYPE_WORDS = {NEWS: "newspaper|paper|tabloid|broadsheet|magazine|broadcaster|channel",
+               BAND: "band|group|rock band|pop group",
+               EVENT: "festival|tournament|championship|exhibition|trade show|fair|event",
+               AWARD: "award|prize", COURT: "court"}
+_AFTER_WORDS = {BAND: "songs?|albums?|hits|tribute band|reunion|frontman|guitarist|drummer"}
+# the type word written right before ("the band Coldplay") or after ("the Sun newspaper",
+# "Beatles songs")
+CONTEXT_HEADS = tuple(
+    (fine, re.compile(rf"\b(?:{words})(?:,)? (?:the )?$", re.IGNORECASE),
+     re.compile(rf"^(?:['’]s)? (?:{words}|{_AFTER_WORDS.get(fine, words)})\b", re.IGNORECASE))
+    for fine, words in _TYPE_WORDS.items())
+
+
+class FineCue(NamedTuple):
+    name: str
+    pattern: re.Pattern
+    fine: frozenset
+
+
+_P = re.escape(PLACEHOLDER)
+
+
+def _cue(name: str, pattern: str, *fine: str) -> FineCue:
+    return FineCue(name, re.compile(pattern, re.IGNORECASE), frozenset(fine))
+
+
+FINE_CUES = (
+    _cue("titled_person", rf"\b(?:mr|mrs|ms|miss|dr)\.? {_P}\b", REAL_PERSON),
+    _cue("news_source", rf"\b(?:according to|told|tells|telling|speaking to|writing in|"
+                        rf"interview with|reported by|quoted by) the {_P}\b(?!['’])|"
+                        rf"{_P}(?:['’]s)? (?:newspaper|paper|tabloid|reported|reports|"
+                        rf"columnist|editor|reporter|journalist|front page)\b", NEWS),
+    _cue("award_won", rf"\b(?:winners? of|won|wins|win|winning|nominated for|nominations? "
+                      rf"for|shortlisted for|scooped|picked up) (?:the |a |an |this year's "
+                      rf"|last year's )?{_P}\b|{_P} (?:nominations?|nominees?|winners?|"
+                      rf"ceremony|statuette)\b", AWARD, EVENT),
+    _cue("court_role", rf"{_P} (?:judges?|ruled|ruling|heard|hears|jury)\b|"
+                       rf"{_P}\b[^.;!?]{{0,60}}\bto hear (?:the )?(?:case|allegations?|"
+                       rf"appeals?|evidence|claims?)\b|\b(?:appeal(?:ed|s)? "
+                       rf"to|appear(?:ed|s|ing)? (?:at|before|in)|judge at|hearing at) "
+                       rf"the {_P}\b", COURT),
+    _cue("event_time", rf"\b(?:this|last|next) year['’]s {_P}\b|{_P} (?:organisers|"
+                       rf"organizers|exhibitors|delegates|attendees|festival-goers)\b|"
+                       rf"{_P},? (?:which|that) (?:runs|ran|takes place|took place|opens|"
+                       rf"opened|starts|started|begins|began|ends|ended) (?:from|on|in|"
+                       rf"until|at|this|next|last)\b|"
+                       rf"\b(?:unveiled|showcased|on show|on display|launched|held) at "
+                       rf"the {_P}\b", EVENT, AWARD),
+    _cue("band_member", rf"{_P}(?:['’]s)? (?:frontman|guitarist|drummer|bassist|"
+                        rf"lead singer|singer|reunion|tour)\b|\bformer {_P}(?: "
+                        rf"(?:frontman|guitarist|drummer|bassist|star|singer)\b|,| [a-z]+ed\b)",
+         BAND),
+)
+_TITLED = re.compile(r"\b(?:mr|mrs|ms|miss|dr)\.?\s*$", re.IGNORECASE)
+_TITLE_IN = re.compile(r"^(?:mr|mrs|ms|miss|dr)\.? ", re.IGNORECASE)
+
+
+def query_fine_cue(query: str) -> Optional[FineCue]:
+    text = plain(query)
+    return next((c for c in FINE_CUES if c.pattern.search(text)), None)
+
+
+def mention_fine(passage: str, m: dict) -> set:
+    """The fine types a mention's name (`HEAD_NOUNS`) or its neighbours (`CONTEXT_HEADS`)
+    give it."""
+    name = plain(m.get("text") or "").strip(".,'’ ")
+    out = {h.fine for h in HEAD_NOUNS if h.pattern.search(name)}
+    before, after = passage[max(0, m["start"] - 40):m["start"]], passage[m["end"]:][:30]
+    out |= {fine for fine, b, a in CONTEXT_HEADS if b.search(before) or a.search(after)}
+    return out
+
+
+def _embedded(passage: str, m: dict) -> bool:
+    """The mention is part of a longer capitalised name ("Idol" of "Pop Idol"): the word
+    right before it (not a possessive, not a sentence's first) or right after it is
+    capitalised."""
+    window = passage[max(0, m["start"] - 60):m["start"]]
+    prev = re.search(r"(\S+)\s+$", window)
+    after = re.match(r"\s[A-Z][a-z]", passage[m["end"]:m["end"] + 3])
+    word, lead = (prev.group(1), window[:prev.start(1)].rstrip()) if prev else ("", "")
+    cap_prev = bool(word[:1].isupper() and lead and lead[-1] not in ".!?\"“:"
+                    and not re.search(r"['’]s?$|[,;:]$", word)
+                    and word.lower().rstrip(".") not in ROLE_WORDS | {"mp", "mep", "pm"})
+    return cap_prev or bool(after)
+
+
+def _real_person(passage: str, mentions: list, votes: list) -> bool:
+    marks = [bool(_TITLED.search(passage[max(0, m["start"] - 5):m["start"]])
+                  or _TITLE_IN.match(m.get("text") or ""))
+             or (bool(v & PERSON) and not _embedded(passage, m))
+             for m, v in zip(mentions, votes)]
+    return bool(marks) and 2 * sum(marks) >= len(marks)
+
+
+def entity_fine_types(row: dict) -> dict:
+    """{cluster key: set of fine types} ('@answer': the answer's)."""
+    passage = row.get("passage") or ""
+    votes = mention_votes(row)
+    mentions = collections.defaultdict(list)
+    for key, m in clusters(row):
+        mentions[key].append(m)
+    out = {}
+    for key, ms in mentions.items():
+        fine = set().union(*(mention_fine(passage, m) for m in ms))
+        if fits(votes.get(key, []), PERSON) and _real_person(passage, ms, votes[key]):
+            fine.add(REAL_PERSON)
+        out[key] = fine
+    return out
+
+
+def only_fine_entity(row: dict) -> Optional[str]:
+    """The rejection's detail when the query's fine cue fits the answer and no other
+    passage entity the query does not name; else None."""
+    cue = query_fine_cue(row.get("query") or "")
+    if cue is None:
+        return None
+    fine = entity_fine_types(row)
+    if not fine.get("@answer", set()) & cue.fine:
+        return None
+    named = named_in_query(row)
+    if any(k != "@answer" and k not in named and v & cue.fine for k, v in fine.items()):
+        return None
+    words = cue.pattern.search(plain(row["query"])).group(0)
+    return (f"fine cue {cue.name} {words!r} -> {'/'.join(sorted(cue.fine))}; the answer is "
+            f"the only such entity of {len(fine)} in the passage (fine types by name and "
+            f"context)")
