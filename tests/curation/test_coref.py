@@ -1,11 +1,7 @@
 import pytest
 
-from transforms.curation.coref import (
-    RuleBasedResolver,
-    initials,
-    normalise_name,
-    trailing_names,
-)
+from transforms.curation.coref import RuleBasedResolver
+from transforms.curation.name_match import initials, normalise_name, trailing_names
 
 pytestmark = pytest.mark.fast   # unit tests: `python -m pytest -q -m fast`
 

@@ -19,7 +19,8 @@ replace it: anything that maps a list of mentions to one cluster key per mention
   "European Commission"); a name written with abbreviated words links to the name ("Man
   Utd" -> "Manchester United"); a club is called by the name after its abbreviation
   ("Milan" -> "AC Milan", whatever label NER gave "Milan");
-- a misspelled variant links to the name (Levenshtein distance 1, rapidfuzz): names of two
+- a misspelled variant links to the name (Levenshtein distance 1, rapidfuzz;
+  `name_match.is_typo_of`, with the normal form and the name-part tests): names of two
   or more words where the edit falls in a word of five or more letters ("Everado Custodio"
   / "Everardo Custodio", but not "Mark Kelly" / "Mary Kelly"), or surnames of six or
   more letters;
@@ -41,24 +42,25 @@ replace it: anything that maps a list of mentions to one cluster key per mention
   Phillips" never joins "Ronald Phillips", "Mr Kelly" never "Mary Kelly".
 """
 import collections
-import re
-import unicodedata
 from typing import Protocol, Sequence
-
-from rapidfuzz.distance import Levenshtein
 
 from transforms.curation.aliases import is_maker_prefix, same_entity_pairs
 from transforms.curation.countries import country_of
 from transforms.curation.gender import agreed, compatible, given_name_gender
-from transforms.curation.names import (
-    CAPITALS_ONLY_TITLES,
-    GENERIC_ORG_WORDS,
-    ORG_SUFFIXES,
-    ROYAL_TITLES,
-    TITLE_ABBREVIATIONS,
-    TITLE_NOUNS,
-    TITLE_PARTS,
+from transforms.curation.name_match import (
+    GROUP_LABELS,
+    MIN_SURNAME_FOR_TYPO,
+    ORG_LABELS,
+    PERSON_LABELS,
+    is_acronym_of,
+    is_name_part,
+    is_short_form,
+    is_typo_of,
+    name_words,
+    normalise_name,
+    trailing_names,
 )
+from transforms.curation.names import ROYAL_TITLES, TITLE_NOUNS
 from transforms.curation.variants import (
     AMBIGUOUS,
     club_tail,
@@ -73,119 +75,12 @@ from transforms.curation.variants import (
     written_as_acronym,
 )
 
-# kept for callers that list titles; normalise_name reads the tables in names.py
-TITLES = TITLE_ABBREVIATIONS | TITLE_NOUNS | ROYAL_TITLES
-PERSON_LABELS = {"PERSON"}
-# a nationality is never a person's name part, even inside a bad span ("Kenyan Daniel Rono");
-# other labels are kept: small NER models often tag surnames as GPE or ORG
-GROUP_LABELS = {"NORP"}
-ORG_LABELS = {"ORG"}
-_STOP_IN_ACRONYM = {"of", "and", "the", "for", "in", "on", "at", "de", "du", "la", "le", "&"}
-_POSSESSIVE = re.compile(r"(?:'s|')$", re.IGNORECASE)
-_INNER_POSSESSIVE = re.compile(r"(?<=\w)'s\b", re.IGNORECASE)
-_NON_WORD = re.compile(r"[^\w\s'-]")
-MIN_SURNAME_FOR_TYPO = 6
-MIN_WORD_FOR_TYPO = 5
-
 
 class CoreferenceResolver(Protocol):
     def clusters(self, mentions: Sequence[tuple], same: Sequence[tuple] = ()) -> list:
         """`mentions` are (text, label) pairs, or (text, label, gender cue) triples;
         `same` optional pairs of them known to be one entity; returns one hashable
         cluster key per mention."""
-
-
-def _ascii_fold(text: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-
-
-def _words(text: str) -> list:
-    text = _ascii_fold(text).strip().replace("’", "'").replace("‘", "'")
-    text = _INNER_POSSESSIVE.sub("", _POSSESSIVE.sub("", text))
-    text = re.sub(r"(?<=\w)\.(?=\w)|\.", "", text)          # "U.S." -> "US", "St." -> "St"
-    text = _NON_WORD.sub(" ", text).lower()
-    words = [w.strip("'") for w in text.replace("-", " - ").split()]
-    return [w for w in words if w]
-
-
-def _is_title(word: str, label, capitals=frozenset()) -> bool:
-    if word in CAPITALS_ONLY_TITLES and word not in capitals:
-        return False              # "Di Palma" is a name, "DI Palma" a title and a name
-    if word in TITLE_ABBREVIATIONS or (label is None and word == "miss"):
-        return True
-    return label in PERSON_LABELS and (word in TITLE_NOUNS or word in ROYAL_TITLES)
-
-
-def normalise_name(text: str, label=None, suffixes: bool = True) -> str:
-    """'Sen. Jeff Flake's' -> 'jeff flake'; 'the NBA' -> 'nba'; 'Miss King' -> 'king';
-    "O'Donnell" -> "o'donnell"; 'General Motors' -> 'general motors' (a word title such
-    as 'General' or 'Pope' is dropped from a person's name only); never empty for a
-    name with a word in it ('Pope' -> 'pope'); an organisation's legal or club suffix is
-    dropped ('Liverpool FC' -> 'liverpool') unless `suffixes` is False."""
-    words = _words(text)
-    capitals = {w.strip(".,").lower() for w in text.split() if w.strip(".,").isupper()}
-    while len(words) > 1 and words[0] == "the":
-        words = words[1:]
-    while len(words) > 1 and (_is_title(words[0], label, capitals) or (
-            label in PERSON_LABELS and words[0] in TITLE_PARTS and len(words) > 2
-            and _is_title(words[1], label, capitals))):
-        if words[1] in ("of", "-"):
-            break                     # "Duchess of Cambridge" is a name, not a title
-        words = words[1:]
-    while len(words) > 1 and words[-1] in {"jr", "sr"}:
-        words = words[:-1]
-    if label not in PERSON_LABELS and suffixes:
-        while len(words) > 1 and words[-1] in ORG_SUFFIXES:
-            words = words[:-1]
-        if len(words) > 2 and " ".join(words[-2:]) == "football club":
-            words = words[:-2]
-    return " ".join(words).replace(" - ", "-")
-
-
-def initials(name: str) -> str:
-    """'national basketball association' -> 'nba' (function words skipped)."""
-    words = [w for w in re.split(r"[\s-]+", name) if w and w not in _STOP_IN_ACRONYM]
-    return "".join(w[0] for w in words) if len(words) >= 2 else ""
-
-
-def is_acronym_of(short: str, long: str) -> bool:
-    return " " not in short and len(short) >= 2 and initials(long) == short
-
-
-def is_name_part(alias: str, full: str) -> bool:
-    """'morgan' is the given name or surname of 'tracy morgan'."""
-    parts = full.split()
-    return " " not in alias and len(parts) >= 2 and alias in (parts[0], parts[-1])
-
-
-def is_short_form(alias: str, full: str) -> bool:
-    """'united' for 'manchester united', 'arsenal' for 'arsenal ladies' (first or last
-    word, never a generic word)."""
-    parts = full.split()
-    return (" " not in alias and len(parts) >= 2 and alias in (parts[0], parts[-1])
-            and alias not in GENERIC_ORG_WORDS and len(alias) >= 3)
-
-
-def trailing_names(name: str) -> list:
-    """The names a name of several words ends with, longest first: 'gran colombia' ->
-    ['colombia']; 'trainwreck amy schumer' -> ['amy schumer', 'schumer']; never what
-    follows a function word ('recording industry of america' does not end in a name)."""
-    words = name.split()
-    return [" ".join(words[k:]) for k in range(1, len(words))
-            if words[k] not in GENERIC_ORG_WORDS and words[k - 1] not in _STOP_IN_ACRONYM]
-
-
-def is_typo_of(a: str, b: str) -> bool:
-    """One edit apart, inside a long enough word (see the module docstring)."""
-    if a == b or Levenshtein.distance(a, b) != 1:
-        return False
-    wa, wb = a.split(), b.split()
-    if len(wa) >= 2 and len(wb) >= 2:
-        if len(wa) != len(wb):
-            return False
-        diff = [(x, y) for x, y in zip(wa, wb) if x != y]
-        return len(diff) == 1 and min(len(diff[0][0]), len(diff[0][1])) >= MIN_WORD_FOR_TYPO
-    return len(wa) == len(wb) == 1 and min(len(a), len(b)) >= MIN_SURNAME_FOR_TYPO
 
 
 class _Union:
@@ -275,7 +170,7 @@ class RuleBasedResolver:
                     owners[name].add(normalise_name(owner, label))
                 labels[name][label] += 1
                 cues[name].append(cue)
-                first = _words(text)
+                first = name_words(text)
                 if first and first[0] != "the":
                     raw_first[name].add(first[0])
         names = _keep_suffix_off_people(mentions, names, labels, cues, raw_first)
