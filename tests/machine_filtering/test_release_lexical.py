@@ -90,6 +90,30 @@ def test_list_line_rejects_a_pool_table_line_not_a_sentence_with_commas(nlp):
 
 
 @pytest.mark.fast
+def test_fixture_and_results_lines_are_no_sentences(nlp):
+    # BBC Sport's fixture list and results lines (BBC News 2004, shapes of
+    # ../shared/corpus/bbc_news): side v side, side score side, with a note in brackets
+    fixtures = "France v Switzerland; @placeholder v Republic of Ireland."
+    assert "fixture list" in lexical.fixture_line(fixtures)
+    for line in ("@placeholder 18-10 Italy", "Man City 0-2 @placeholder",
+                 "Worcester v @placeholder (Fri)", "@placeholder 3 - 1 Dundee Utd (aet)"):
+        assert lexical.fixture_line(line), line
+    r = row(RUGBY + " Group Four: France v Switzerland; Scotland v Republic of Ireland.",
+            fixtures, "Scotland", RUGBY_ENTS + [("France", "GPE"), ("Switzerland", "GPE"),
+                                                ("Republic of Ireland", "GPE")])
+    lemmas = lexical.lemmatize(nlp, [r])
+    why = check_row(r, ReleaseConfig(), lemmas=lemmas)
+    assert why.reason == "list_line" and "fixture" in why.detail
+    # sentences that hold a score or a "v" stay: a verb, or words around the sides
+    for sentence in ("@placeholder beat Italy 18-10 at Murrayfield.",
+                     "@placeholder led 6-3 at the break.",
+                     "The @placeholder v Wade ruling was cited.",
+                     "@placeholder v Italy was postponed."):
+        tokens = lexical.lemmatize(nlp, [dict(r, query=sentence)]).queries[sentence]
+        assert lexical.fixture_line(sentence, tokens) is None, sentence
+
+
+@pytest.mark.fast
 def test_role_word_of_the_query_before_the_answer_alone():
     q = ("\"It has been an absolute privilege to have captained the team with him in it,\" "
          "said @placeholder.")

@@ -7,7 +7,10 @@ the hardness report's held-out MiniLM reader stays one no filter used:
   out), and shares more of them than any sentence without the answer: a reader aligns the
   query to that sentence and reads the answer off it.
 - `list_line`: the query is a list, not a sentence ("@placeholder (2), Samoa (7), France,
-  Italy, Georgia, Chinese Taipei."): short comma-separated names or numbers and no verb.
+  Italy, Georgia, Chinese Taipei."): short comma-separated names or numbers and no verb;
+  or a fixture or results line ("France v Switzerland; @placeholder v Republic of
+  Ireland.", "Chelsea 2-1 @placeholder"): every item two sides joined by "v"/"vs" or a
+  score, and no verb (`fixture_line`).
 
 Lemmas come from a spaCy pipeline (tagger, attribute ruler, lemmatizer only) that
 `release.ReleaseRules.setup` loads once per worker; `lemmatize` runs it once per passage;
@@ -141,3 +144,23 @@ def list_line(query: str, tokens: Optional[tuple] = None, least: int = 4) -> Opt
     if tokens is not None and any(t.pos in VERB_POS for t in tokens):
         return None
     return f"{len(items)} comma-separated names or numbers and no verb: a list, not a sentence"
+
+
+_SIDE = r"(?:@placeholder|[A-Z0-9][\w'’.&-]*(?: (?:[A-Z0-9(][\w'’.&()-]*|of|the|de|and|&)){0,4})"
+_FIXTURE = re.compile(rf"^{_SIDE} (?:\(\d+\) )?(?:vs?\.?|\d+ ?[-–] ?\d+) {_SIDE}"
+                      r"(?: \((?:aet|pens?|[\w .-]{1,20})\))?$")
+
+
+def fixture_line(query: str, tokens: Optional[tuple] = None) -> Optional[str]:
+    """Detail when the query is a fixture or results line: every item (split at ';',
+    ',' or a line break) two sides joined by "v"/"vs" or a score ("France v
+    Switzerland; @placeholder v Republic of Ireland.", "Chelsea 2-1 @placeholder"),
+    and no verb (when its tokens are given)."""
+    items = [i.strip() for i in re.split(r"[,;\n]", query.strip().rstrip(".;:"))]
+    items = [i for i in items if i]
+    if not items or not all(_FIXTURE.match(i) for i in items):
+        return None
+    if tokens is not None and any(t.pos in VERB_POS for t in tokens):
+        return None
+    return (f"{len(items)} fixture or result item(s) (side v side, side score side) and no "
+            "verb: a fixture list, not a sentence")

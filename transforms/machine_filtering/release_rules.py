@@ -9,7 +9,8 @@ source sentence. Order, and why:
    its own answer away. First: the surest giveaway, and a query both rules reject is
    counted under the plainer reason.
 2. `list_line`: the query is a list line, not a sentence ("@placeholder (2), Samoa (7),
-   France, Italy, Georgia, Chinese Taipei."; `lexical.py`): an artefact.
+   France, Italy, Georgia, Chinese Taipei."), or a fixture or results line ("France v
+   Switzerland; @placeholder v Republic of Ireland."; `lexical.py`): an artefact.
 3. `copied_context`: the nearest content word beside the placeholder (with the function
    words between) is written beside an answer mention and beside no other entity in the
    passage, the word or its stem (`quality/neighbours.py`): matched, not read.
@@ -90,7 +91,8 @@ class ReleaseConfig:
         flag="reject_shared_role_word")
     list_line: bool = setting(
         True, "release rule: reject a query that is a list line, not a sentence (four or "
-              "more comma-separated short names or numbers and no verb)",
+              "more comma-separated short names or numbers and no verb; or a fixture or "
+              "results line: side v side, side 2-1 side)",
         flag="reject_list_line")
     restates_words: bool = setting(
         True, "release rule: reject a query most of whose content lemmas one passage "
@@ -192,7 +194,8 @@ def not_list_line(row: dict, ctx: Context, config: ReleaseConfig):
     query = row.get("query") or ""
     lemmas = ctx.lemmas if ctx is not None else None
     tokens = lemmas.queries.get(query) if lemmas is not None else None
-    return _unless(True, lexical.list_line(query, tokens))
+    return _unless(True, lexical.list_line(query, tokens)
+                   or lexical.fixture_line(query, tokens))
 
 
 def not_restating_words(row: dict, ctx: Context, config: ReleaseConfig):
