@@ -69,6 +69,7 @@ from transforms.curation.variants import (
     is_contracted_acronym,
     is_institution_head,
     is_middle_name_variant,
+    is_qualified_group,
     join_plurals,
     person_surnames,
     possessive_owner,
@@ -120,13 +121,17 @@ def _trailing_targets(name: str, distinct, top: dict, root=lambda n: n) -> set:
     Colombia" not "Colombia" (issue 32: no partial name across distinct entities, though
     ReCoRD's gold joins the last), "Real Madrid" (ORG) not "Madrid" (GPE); a club's name
     after its abbreviation stays ("AC Milan" -> "Milan"); a person's lone surname is left
-    to the name-part rule, and a tail that ends two names links to neither."""
+    to the name-part rule, a tail that ends two names links to neither, and a group
+    never links to itself with a nationality before it ("British Muslim" / "Muslim":
+    `variants.is_qualified_group`)."""
     known = set(distinct)
     for tail in trailing_names(name):
         if top[name] in PERSON_LABELS and " " not in tail:
             continue      # a surname: the name-part rule links it, or finds it ambiguous
         if any(root(n) != root(name) and n.endswith(" " + tail) for n in known):
             continue      # two names end with it ("Jane Smith", "John Smith"): neither
+        if is_qualified_group(name, tail, (top[name], top.get(tail))):
+            continue      # "British Muslim" is not "Muslim"
         code = country_of(tail)
         key = "country:" + code if code and "country:" + code in known else tail
         if key in known and ((not _is_place(top.get(key)) and not _is_place(top[name]))

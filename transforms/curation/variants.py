@@ -28,6 +28,10 @@ title, no possessive); no Beam, no model.
 - a name and its plural are one entity: "Lib Dem" / "Lib Dems", "Tory" / "Tories"
   (`plural_of`), never for a one-word person's name ("William" / "Williams") nor a full
   name that opens with a given name;
+- a group named with a nationality or place before it is not the bare group: "British
+  Muslim(s)" (a UK group) is not "Muslim(s)", "Iraqi Kurds" not "Kurds", "American Jews"
+  not "Jews" (`is_qualified_group`; the nationality word stays the country's: "British"
+  is the UK, docs/rules.md);
 - a name an alias fits two or more entities of (a surname two full names end with: "Frank
   Jordan" and "Louis Jordan") is left alone, and its cluster key says so
   (`AMBIGUOUS`, `is_ambiguous`): no answer set can be exactly its entity.
@@ -35,6 +39,7 @@ title, no possessive); no Beam, no model.
 import re
 from typing import Iterable, Optional
 
+from transforms.curation.countries import country_of, is_demonym, is_known_place
 from transforms.curation.gender import is_given_name
 from transforms.curation.names import CLUB_PREFIXES, INSTITUTION_HEADS
 
@@ -187,3 +192,15 @@ def join_plurals(plain, person: dict, union) -> None:
         for form in plural_of(name):
             if form in known and not (person[form] and " " not in form):
                 union(name, form)
+
+
+GROUP_LABEL = "NORP"
+
+
+def is_qualified_group(name: str, tail: str, labels: Iterable) -> bool:
+    """`name` is the group `tail` with a nationality or place before it ("british
+    muslim" / "muslim", "iraqi kurds" / "kurds"), and either is tagged a group (NORP,
+    `labels`: the two names' labels): a part of the group, not the group."""
+    head = name[:-len(tail)].strip() if name.endswith(" " + tail) else ""
+    return (bool(head) and GROUP_LABEL in set(labels)
+            and bool(country_of(head) or is_demonym(head) or is_known_place(head)))
