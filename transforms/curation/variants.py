@@ -39,7 +39,7 @@ title, no possessive); no Beam, no model.
 import re
 from typing import Iterable, Optional
 
-from transforms.curation.countries import country_of, is_demonym, is_known_place
+from transforms.curation.countries import country_of, is_demonym
 from transforms.curation.gender import is_given_name
 from transforms.curation.names import CLUB_PREFIXES, INSTITUTION_HEADS
 
@@ -197,10 +197,11 @@ def join_plurals(plain, person: dict, union) -> None:
 GROUP_LABEL = "NORP"
 
 
-def is_qualified_group(name: str, tail: str, labels: Iterable) -> bool:
-    """`name` is the group `tail` with a nationality or place before it ("british
-    muslim" / "muslim", "iraqi kurds" / "kurds"), and either is tagged a group (NORP,
-    `labels`: the two names' labels): a part of the group, not the group."""
+def is_qualified_group(name: str, tail: str, labels: tuple) -> bool:
+    """`name` is the group `tail` with a nationality or a country before it ("british
+    muslim" / "muslim", "iraqi kurds" / "kurds"), both tagged a group (NORP; `labels`:
+    the two names' labels): a part of the group, not the group. A place's name is no
+    nationality here ("Manchester United" / "United", "Northern Californian")."""
     head = name[:-len(tail)].strip() if name.endswith(" " + tail) else ""
-    return (bool(head) and GROUP_LABEL in set(labels)
-            and bool(country_of(head) or is_demonym(head) or is_known_place(head)))
+    return (bool(head) and all(lab == GROUP_LABEL for lab in labels)
+            and bool(country_of(head) or is_demonym(head)))
