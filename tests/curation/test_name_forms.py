@@ -24,6 +24,7 @@ from transforms.curation.variants import (
     given_name_parts,
     is_ambiguous,
     is_middle_name_variant,
+    is_qualified_group,
     written_as_acronym,
 )
 
@@ -246,3 +247,16 @@ def test_places_tagged_person_are_places_and_surnames_are_people():
     assert out["Gatlin"] == "PERSON"          # no evidence it is a place
     assert out["Chelsea"] == "PERSON"         # the first name of a person named in full
     assert out["Kenyan"] == "NORP"            # a demonym is never a surname
+
+
+def test_a_nationality_before_a_group_makes_another_group():
+    norp = ("NORP", "NORP")
+    assert is_qualified_group("british muslim", "muslim", norp)
+    assert is_qualified_group("iraqi kurds", "kurds", norp)
+    assert is_qualified_group("american jews", "jews", norp)
+    assert is_qualified_group("france muslims", "muslims", norp)        # a country's name
+    assert not is_qualified_group("manchester united", "united", ("ORG", "NORP"))
+    assert not is_qualified_group("northern californian", "californian", norp)  # a region
+    assert not is_qualified_group("liberal democrats", "democrats", norp)    # no nationality
+    assert not is_qualified_group("scottish labour", "labour", ("ORG", "ORG"))  # not groups
+    assert not is_qualified_group("muslim", "muslim", norp)
