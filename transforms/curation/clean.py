@@ -38,6 +38,7 @@ from transforms.curation.captions import (  # noqa: F401
 )
 from transforms.curation.fragments import (
     NOT_LINK_HEADLINE,
+    NOT_LIVE_FEED,
     NOT_STAT_BOX,
     split_fragments,
 )
@@ -190,8 +191,8 @@ NOT_CAPTION_PIECE = Rule("not_caption", "caption",
                                                                     ctx.followed))
 # pieces of a paragraph that are not text of the story (fragments.py, promotions.py,
 # captions.py): dropped by clean
-PIECE_RULES = (NOT_BOILERPLATE, NOT_STAT_BOX, NOT_LINK_HEADLINE, NOT_PROMOTION,
-               NOT_CAPTION_PIECE)
+PIECE_RULES = (NOT_BOILERPLATE, NOT_STAT_BOX, NOT_LINK_HEADLINE, NOT_LIVE_FEED,
+               NOT_PROMOTION, NOT_CAPTION_PIECE)
 PROMOTION = Reject("not_promotion", "promotion")
 
 
