@@ -63,3 +63,39 @@ def test_real_bbc_text_with_glued_notices_is_cleaned_and_counted(corpus_dir):
         assert "Media playback" not in text
         assert paragraphs[1].split()[0] in " ".join(cleaned.paragraphs)   # the sentence stays
     assert counts["page_notice"] == 40, counts
+
+
+@pytest.mark.parametrize("text, kept, cut", [
+    ("O'Keefe accepted the award. Chris O'Keefe revealed baby John Ghanem died when he was "
+     "given nitrous oxide. (9NEWS) He was nominated alongside Waleed Aly.",
+     ["O'Keefe accepted the award.", "He was nominated alongside Waleed Aly."],
+     "Chris O'Keefe revealed baby John Ghanem died when he was given nitrous oxide. (9NEWS)"),
+    ("A verdict was announced against Darren Ray. (Lacy Atkins/The Chronicle) Larry wept.",
+     ["Larry wept."], "A verdict was announced against Darren Ray. (Lacy Atkins/The Chronicle)"),
+])
+def test_a_sentence_a_photo_credit_closes_is_a_caption(text, kept, cut):
+    from transforms.curation.captions import split_captions
+    out = []
+    assert split_captions(text, out) == kept
+    assert [(t, why.reason) for t, why in out] == [(cut, "credited_caption")]
+
+
+@pytest.mark.parametrize("text", [
+    'the book "Deadline Artists." (CNN) -- Beneath Rick Santorum\'s stance, a shift.',
+    "He went home. (CNN) The president said so.",
+    "The deal was signed (after a long delay) on Monday. (It cost $2m.) Shares rose.",
+])
+def test_a_dateline_or_an_aside_is_no_credit(text):
+    from transforms.curation.captions import credited_captions
+    assert credited_captions(text) == []
+
+
+def test_no_sentence_of_the_real_corpus_has_a_photo_credit(corpus_dir):
+    import json
+
+    from transforms.curation.captions import credited_captions
+    texts = [json.loads(line)["article"] for line in open(corpus_dir / "cnndm_test250.jsonl")]
+    texts += [p.read_text(encoding="latin-1") for p in sorted(corpus_dir.glob("bbc_news/*/*.txt"))]
+    texts += [p.read_text(encoding="latin-1") for p in sorted(corpus_dir.glob("cnn_stories/*.story"))]
+    assert len(texts) > 2400
+    assert [c for t in texts for c in credited_captions(t)] == []
