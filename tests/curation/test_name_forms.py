@@ -246,3 +246,13 @@ def test_places_tagged_person_are_places_and_surnames_are_people():
     assert out["Gatlin"] == "PERSON"          # no evidence it is a place
     assert out["Chelsea"] == "PERSON"         # the first name of a person named in full
     assert out["Kenyan"] == "NORP"            # a demonym is never a surname
+
+
+def test_parties_tagged_person_are_parties():
+    labels = {"Ulster Unionists": "PERSON", "Liberal Democrats": "PERSON", "Tories": "PERSON",
+              "Mike Nesbitt": "PERSON", "Nesbitt": "PERSON", "Democrats": "NORP",
+              "Danny Greens": "PERSON"}
+    out = settle_person_labels(labels)
+    assert [out[n] for n in ("Ulster Unionists", "Liberal Democrats", "Tories")] == ["NORP"] * 3
+    assert out["Mike Nesbitt"] == out["Nesbitt"] == "PERSON" and out["Democrats"] == "NORP"
+    assert out["Danny Greens"] == "PERSON"    # a given name first: a person
