@@ -63,3 +63,12 @@ def test_ticker_logs_the_first_step_then_every_interval_and_the_last(caplog):
     assert logged[-1].startswith("fold 1/5: step 10/10 (100%), 2.0 examples/s, 0m40s elapsed, "
                                  "0m00s left")
     assert [r.getMessage() for r in caplog.records] == logged
+
+
+def test_an_estimated_total_that_missed_is_not_printed_as_the_total():
+    # a JSON-lines file over 1 MB gets its total scaled from its first MB: 381 records
+    # read against 373 expected must not read "381 records of 373"
+    stream = io.StringIO()
+    _run(Display("demo", ("even", "numbers", 47), stream=stream, tty=False))
+    assert stream.getvalue().startswith("demo: 50 numbers (about 47 expected) in "), \
+        stream.getvalue()

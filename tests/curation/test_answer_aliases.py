@@ -119,6 +119,22 @@ def test_a_mention_inside_a_longer_name_is_no_answer(text, word, label, inside):
     assert not_an_answer(text, s, s + len(word), "PERSON", spans_) == ""   # never a person
 
 
+@pytest.mark.parametrize("text, word, flagged", [
+    ("the epic miniseries about an African-American slave", "American", True),
+    ("Irish-Americans marched on Fifth Avenue.", "Irish", True),
+    ("Irish-Americans marched on Fifth Avenue.", "Americans", True),
+    ("a Somali-American man from Minneapolis", "Somali", True),
+    ("US-China talks resumed on Monday.", "US", False),             # two countries: two
+    ("the anti-American mood in the capital", "American", False),   # a prefix, not a nation
+    ("Chinese-made goods flooded the market.", "Chinese", False),
+    ("The American people will decide.", "American", False),
+])
+def test_a_demonym_inside_a_hyphenated_identity_is_no_answer(text, word, flagged):
+    s = text.index(word)
+    why = not_an_answer(text, s, s + len(word), "NORP", [(s, s + len(word))])
+    assert (why == "hyphenated_identity") is flagged
+
+
 def test_a_flagged_mention_is_in_no_answer_set_and_gives_no_query():
     from transforms.core.rules import first_rejection
     from transforms.generation.cloze import QUERY_RULES, Mention, answers_for
@@ -128,7 +144,7 @@ def test_a_flagged_mention_is_in_no_answer_set_and_gives_no_query():
     passage = Passage(None, "p", "", 0, 0, entities, (), ())
     assert answers_for(passage, "country:ua") == [{"start": 0, "end": 7, "text": "Ukraine"}]
     sentence = CandidateSentence(0, "Then the Ukrainian broke again.", 6, (), ())
-    for why in ("person_demonym", "inside_longer_name"):
+    for why in ("person_demonym", "inside_longer_name", "hyphenated_identity"):
         m = Mention(sentence, Entity(9, 18, "Ukrainian", "GPE", "country:ua", why),
                     answers_for(passage, "country:ua"))
         assert first_rejection(QUERY_RULES, m).reason == why

@@ -176,3 +176,13 @@ def test_a_group_with_a_nationality_before_it_is_not_the_bare_group():
     assert c[0] == c[1]
     c = clusters(("Scottish Labour", "ORG"), ("Labour", "ORG"))
     assert c[0] == c[1]
+
+
+def test_a_place_opening_a_persons_name_is_no_given_name():
+    r = RuleBasedResolver()
+    # a church the small model tags PERSON, named after its town: two entities
+    assert len(set(r.clusters([("Boston Stump", "PERSON"), ("Boston", "GPE")]))) == 2
+    assert len(set(r.clusters([("Chelsea Clinton", "PERSON"), ("Chelsea", "GPE")]))) == 2
+    # a place that ends a full name is the surname; a person-tagged first word joins
+    assert len(set(r.clusters([("Louis Jordan", "PERSON"), ("Jordan", "GPE")]))) == 1
+    assert len(set(r.clusters([("Boston Stump", "PERSON"), ("Boston", "PERSON")]))) == 1

@@ -260,3 +260,13 @@ def test_a_nationality_before_a_group_makes_another_group():
     assert not is_qualified_group("liberal democrats", "democrats", norp)    # no nationality
     assert not is_qualified_group("scottish labour", "labour", ("ORG", "ORG"))  # not groups
     assert not is_qualified_group("muslim", "muslim", norp)
+
+
+def test_parties_tagged_person_are_parties():
+    labels = {"Ulster Unionists": "PERSON", "Liberal Democrats": "PERSON", "Tories": "PERSON",
+              "Mike Nesbitt": "PERSON", "Nesbitt": "PERSON", "Democrats": "NORP",
+              "Danny Greens": "PERSON"}
+    out = settle_person_labels(labels)
+    assert [out[n] for n in ("Ulster Unionists", "Liberal Democrats", "Tories")] == ["NORP"] * 3
+    assert out["Mike Nesbitt"] == out["Nesbitt"] == "PERSON" and out["Democrats"] == "NORP"
+    assert out["Danny Greens"] == "PERSON"    # a given name first: a person

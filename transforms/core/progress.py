@@ -151,7 +151,10 @@ class Display:
         step, unit, total = self.lead
         elapsed = time.monotonic() - self.started
         done = self.counts.get(step, [0, 0])[0]
-        parts = [f"{self.stage}: {done:,} {unit}" + (f" of {total:,}" if total else "")]
+        # a total read from the first MB of a big file is an estimate: say so when it missed
+        of = (f" of {total:,}" if done == total else f" (about {total:,} expected)") \
+            if total else ""
+        parts = [f"{self.stage}: {done:,} {unit}" + of]
         parts += [f"{label} {self.counts.get(s, [0, 0])[1]:,}" for s, label in self.shown.items()]
         rate = done / elapsed if elapsed > 0 else 0.0
         return ", ".join(parts) + f" in {elapsed:.1f} s ({rate:.1f} {unit}/s)"

@@ -149,15 +149,40 @@ def caption_labels(text: str, keep_names: bool = False) -> list:
     return out
 
 
+# ---------------------------------------------------------------- credited captions
+# a photo credit in brackets after a sentence's end mark: a photographer and an outlet
+# ("(Lacy Atkins/The Chronicle)"), an outlet in capitals ("(9NEWS)") or a photo agency;
+# a dateline's "(CNN)" is none
+_CREDIT = re.compile(
+    r"(?<=[.!?])['\"’”]?\s+\((?!CNN\))(?:[^()/\n]{1,40}/[^()\n]{1,40}|[A-Z0-9][A-Z0-9&.-]{1,15}|"
+    r"(?:AP|AFP|Reuters|Getty Images|PA|EPA|Rex Features|Shutterstock)(?: Photo| Images)?)\)")
+_SENTENCE_END = re.compile(r"[.!?]['\"’”)]*\s+")
+
+
+def credited_captions(text: str) -> list:
+    """(start, end) of each sentence a photo credit closes, credit and all: a photo
+    caption written as a sentence ("Chris O'Keefe revealed baby John Ghanem died ...
+    (9NEWS)"), which scraped pages keep beside the story's sentences."""
+    out = []
+    for m in _CREDIT.finditer(text):
+        ends = [e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())]
+        start = max([e for e in ends if e < m.start()] + [out[-1][1] if out else 0])
+        out.append((start, m.end()))
+    return out
+
+
 def caption_cuts(text: str, keep_names: bool = False) -> list:
-    """(start, end, Reject) of each "Scroll down for video" line and caption label."""
+    """(start, end, Reject) of each "Scroll down for video" line, caption label and
+    credited caption."""
     cuts = [(m.start(), m.end(), SCROLL_LINE) for m in _SCROLL.finditer(text)]
     cuts += [(s, e, CAPTION_LABEL) for s, e in caption_labels(text, keep_names)]
+    cuts += [(s, e, CREDITED_CAPTION) for s, e in credited_captions(text)]
     return sorted(cuts)
 
 
 SCROLL_LINE = Reject("not_scroll_line", "scroll_line")
 CAPTION_LABEL = Reject("not_caption_label", "caption_label")
+CREDITED_CAPTION = Reject("not_credited_caption", "credited_caption")
 
 
 def split_captions(text: str, cut_out: Optional[list] = None,

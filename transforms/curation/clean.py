@@ -38,9 +38,11 @@ from transforms.curation.captions import (  # noqa: F401
 )
 from transforms.curation.fragments import (
     NOT_LINK_HEADLINE,
+    NOT_LIVE_FEED,
     NOT_STAT_BOX,
     split_fragments,
 )
+from transforms.curation.notices import strip_page_notices
 from transforms.curation.promotions import (
     MAX_PROMOTION_WORDS,
     find_promotions,
@@ -149,7 +151,7 @@ def strip_list_bullets(text: str) -> str:
 
 
 def clean_paragraph(text: str) -> str:
-    text = strip_list_bullets(strip_link_lines(text))
+    text = strip_list_bullets(strip_link_lines(strip_page_notices(text)[0]))
     text = _TRAILING_FRIEND.sub("", text)
     return normalise_whitespace(strip_photo_positions(undo_ptb_escapes(text)))
 
@@ -189,8 +191,8 @@ NOT_CAPTION_PIECE = Rule("not_caption", "caption",
                                                                     ctx.followed))
 # pieces of a paragraph that are not text of the story (fragments.py, promotions.py,
 # captions.py): dropped by clean
-PIECE_RULES = (NOT_BOILERPLATE, NOT_STAT_BOX, NOT_LINK_HEADLINE, NOT_PROMOTION,
-               NOT_CAPTION_PIECE)
+PIECE_RULES = (NOT_BOILERPLATE, NOT_STAT_BOX, NOT_LINK_HEADLINE, NOT_LIVE_FEED,
+               NOT_PROMOTION, NOT_CAPTION_PIECE)
 PROMOTION = Reject("not_promotion", "promotion")
 
 
@@ -281,9 +283,10 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig(),
             dropped["repeated_lead"] += repeats
     paragraphs = []
     for i, p in enumerate(repaired):
-        notes = count_photo_positions(undo_ptb_escapes(p)) if dropped is not None else 0
-        if notes:
-            dropped["position_note"] += notes
+        if dropped is not None:
+            dropped.update(+collections.Counter(
+                position_note=count_photo_positions(undo_ptb_escapes(p)),
+                page_notice=strip_page_notices(p)[1]))
         p = clean_paragraph(p)
         if i == len(body) - 1:
             p = strip_trailing_credit(p)
@@ -294,6 +297,9 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig(),
                 paragraphs.append(piece)
             elif dropped is not None:
                 dropped[why.reason] += 1
+    if dropped is not None:
+        dropped.update(+collections.Counter(
+            page_notice=sum(strip_page_notices(h)[1] for h in article.highlights)))
     highlights = H.clean_highlights([wraps.repair_highlight(clean_paragraph(h))
                                      for h in article.highlights], dropped)
     cleaned = article.with_(paragraphs=tuple(paragraphs), highlights=highlights, source=source)

@@ -1,16 +1,18 @@
 """Text in a news body that is not a sentence of the story (paper section 3.1, curation).
 
-Two kinds reach the body of the CNN/Daily Mail text with no markup left to tell them apart:
+Three kinds reach news bodies with no markup left to tell them apart:
 - Daily Mail stat boxes: a fact box of a player's record, "AGE: 27 CLUBS (League record
   only) Real Madrid (2006-09): 97 apps, 22 goals Valladolid (2009-13): 85 apps, 13 goals";
 - CNN link headlines: the title of a linked story, a paragraph of its own in the rc-data
   layout ("Listen to Anne Frank's friends describe her concentration camp experience")
   and glued to the next sentence where paragraphs are lost ("A look at all of the charges
   Jurors will be asked to weigh ...").
-Neither is a sentence: a query made from one reads as a list or a cut phrase (a stat box
+- a football match's live text feed kept after a match report (XSum's BBC pages): "Foul
+  by Joel Logan (Wrexham).", "James Marwood (Gateshead) wins a free kick.".
+None is a sentence: a query made from one reads as a list or a cut phrase (a stat box
 gave queries of 64 tokens). `split_fragments` cuts them out of a paragraph as pieces of
-their own; `NOT_STAT_BOX` and `NOT_LINK_HEADLINE` (the transforms/core/rules.py
-convention; context: clean.Piece, the source) name the pieces that are dropped and why
+their own; `NOT_STAT_BOX`, `NOT_LINK_HEADLINE` and `NOT_LIVE_FEED` (the
+transforms/core/rules.py convention; context: clean.Piece, the source) name the pieces that are dropped and why
 (clean.py's `PIECE_RULES`). Pure functions; no Beam.
 """
 import re
@@ -161,6 +163,29 @@ def split_fragments(text: str, source: Optional[str]) -> List[str]:
     return [p.strip() for p in pieces if p.strip()]
 
 
+# ---------------------------------------------------------------- live match feeds
+# A football match's live text feed (the wording of the Opta/BBC feed that match reports
+# keep after "Match ends, A 1, B 1."): event lines, not sentences of the story. A line
+# opens with an event's name, or is a player and his club in brackets, then an event.
+_FEED_EVENT = re.compile(
+    r"^(?:Attempt (?:missed|saved|blocked)\.|Goal!|Own Goal by|Corner, |Offside, |"
+    r"Substitution, |Foul by |Hand ball by |Dangerous play by |Penalty (?:conceded|saved|"
+    r"missed) by |Delay (?:in match|over)\b|Match ends, |(?:First|Second) Half (?:ends|"
+    r"begins)\b|Second yellow card to )")
+_FEED_PLAYER = re.compile(
+    r"^[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,3} \([A-Z][^()]{1,40}\) (?:wins a free kick|"
+    r"is shown the (?:yellow|red) card|(?:right|left) footed shot|header from|hits the "
+    r"(?:left |right )?(?:post|bar|crossbar)|tries a through ball|is caught offside)\b")
+
+
+def is_live_feed(text: str) -> bool:
+    """A line of a match's live text feed ("Foul by Joel Logan (Wrexham).", "James Marwood
+    (Gateshead) wins a free kick.", "Match ends, Gateshead 2, Wrexham 1.")."""
+    t = text.strip()
+    return bool(_FEED_EVENT.match(t) or _FEED_PLAYER.match(t))
+
+
+NOT_LIVE_FEED = Rule("not_live_feed", "live_feed", lambda piece, ctx, c: not is_live_feed(piece))
 NOT_STAT_BOX = Rule("not_stat_box", "stat_box", lambda piece, ctx, c: not is_stat_box(piece))
 NOT_LINK_HEADLINE = Rule("not_link_headline", "link_headline",
                          lambda piece, ctx, c: not is_link_headline(piece, ctx.source))

@@ -20,6 +20,10 @@ the surname out of the person's answer set. So, for a one-word string:
   alone when the article names such a club ("United", "Rangers"; but "David Villa" and
   "Villa" stay a person): with clubs tagged PERSON a real person is the only PERSON of a
   sports passage.
+- a string tagged PERSON that ends with a party's members in the plural ("Ulster
+  Unionists", "Liberal Democrats"; `PARTY_PLURALS`) is a party (NORP): a held-out reader
+  found "vote @placeholder" answered by "Ulster Unionists" tagged PERSON, so the party
+  cue of the release rules could not read it.
 Being tagged a place once elsewhere is no such evidence: the small model tags surnames
 GPE or ORG as often as it tags them PERSON ("Gatlin", "Gebrselassie", "Cragg" in BBC
 sport articles), so a tie is settled by the majority rule as before. A lone first name
@@ -68,9 +72,31 @@ def settle_club_labels(labels: Dict[str, str]) -> Dict[str, str]:
             for n, lab in labels.items()}
 
 
+# a party's members in the plural: a name ending in one is a party ("Ulster Unionists",
+# "Liberal Democrats", "the Tories"), never one person
+PARTY_PLURALS = frozenset({"unionists", "democrats", "republicans", "conservatives",
+                           "nationalists", "socialists", "liberals", "loyalists", "greens",
+                           "tories", "communists"})
+
+
+def is_party_name(name: str) -> bool:
+    """'Ulster Unionists', 'Tories': a party's members in the plural last, no given name
+    first ("Danny Greens" is a person)."""
+    words = name.split()
+    return (bool(words) and words[-1].lower() in PARTY_PLURALS
+            and (len(words) == 1 or not is_given_name(words[0])))
+
+
+def settle_party_labels(labels: Dict[str, str]) -> Dict[str, str]:
+    """Parties tagged PERSON ("Ulster Unionists") relabelled NORP, spaCy's label for
+    political groups."""
+    return {n: ("NORP" if lab == PERSON and is_party_name(n) else lab)
+            for n, lab in labels.items()}
+
+
 def settle_person_labels(labels: Dict[str, str]) -> Dict[str, str]:
     """`labels` ({string: majority label}) after the rules above."""
-    labels = settle_club_labels(labels)
+    labels = settle_party_labels(settle_club_labels(labels))
     names = full_names(labels)
     surnames = {w[-1] for w in names}
     parts = surnames | {w[0] for w in names}

@@ -15,7 +15,8 @@ A promotion is recognised by its form, not by a list of whole lines:
 - or it is a section marker of the page's own links: "READ:", "READ MORE:", "WATCH:",
   "VIDEO:", "RELATED:", "MORE:", "PICTURES:", "POLL:", "QUIZ:" and the like ("NEW:" and
   "UPDATE:" mark news, not links: they stay);
-- or it opens by sending the reader "for all the latest ... news".
+- or it opens by sending the reader "for all the latest ... news";
+- or it is a gallery's or list's teaser: "Here's a look at ...", "Take a look at ...".
 A quotation is never one ("'I encourage people to go check it out,' Obama said"): only
 text outside quotes at the start of a line or a sentence is read. Pure functions; no Beam.
 """
@@ -45,6 +46,8 @@ _CALL = re.compile(r"^(?:(?i:%s))\b(?:\W+\w+){0,14}?\W+(?i:%s)(?!\w)" % (_VERB, 
 _BARE = re.compile(r"^(?i:check (?:it|them) out|click here|read more|read on|see more|"
                    r"find out more|watch now|vote now|more below|see below|listen now)\W*$")
 _LATEST = re.compile(r"(?i)^for (?:all )?(?:the )?latest\b.{0,60}\bnews\b")
+# a gallery's or list's teaser ("Here's a look at some of Trump's worst gaffes")
+_TEASER = re.compile(r"(?i)^(?:here['’]s|here is|here are|take) a (?:look|glance)(?: back)? at\b")
 
 
 def is_promotion(text: str) -> bool:
@@ -54,7 +57,7 @@ def is_promotion(text: str) -> bool:
         return False
     if _MARKER.match(t):
         return True
-    return bool(_CALL.match(t) or _BARE.match(t) or _LATEST.match(t))
+    return bool(_CALL.match(t) or _BARE.match(t) or _LATEST.match(t) or _TEASER.match(t))
 
 
 # ---------------------------------------------------------------- inside a paragraph

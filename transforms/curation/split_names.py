@@ -26,7 +26,10 @@ mention. Each rule is in `RULES` with its reason.
   Russian Su-27", "the Scottish Executive": ReCoRD's answers hold such adjectives),
   one space apart; never a word with a digit, a title or role after it, "UK
   Foreign Secretary", "Labour MPs", a date, "The", an acronym, a demonym, nor in a
-  title-case headline). Flagged as the demonym above.
+  title-case headline). Flagged as the demonym above;
+- a demonym that is one side of a hyphenated identity of two nationality words
+  ("African-American", "Irish-Americans") names that group, not its country or people
+  (`hyphenated_identity`); flagged the same way, so the span stays as ReCoRD marks it.
 """
 import re
 from typing import List, NamedTuple, Tuple
@@ -153,6 +156,24 @@ def inside_longer_name(text: str, start: int, end: int, mentions) -> bool:
                 and not any(w.lower() in ROLE_WORDS for w in after.group(0).split()))
 
 
+_DEMONYM_FORM = re.compile(r"[A-Z][a-z]+(?:an|ese|ish|ic|i)")
+
+
+def hyphenated_identity(text: str, start: int, end: int) -> bool:
+    """A demonym that is one side of a hyphenated identity of two nationality words
+    ("African-American", "Irish-Americans", "Mexican-American"): the compound names a
+    group of its own, so "American" there answers for neither the United States nor
+    Americans (a held-out reader: "contemporary young @placeholder" answered by the
+    "American" of "an African-American slave"). ReCoRD marks both sides as entities, so
+    the mention stays; two country names joined ("US-China talks") are two entities."""
+    if not is_demonym(text[start:end]):
+        return False
+    before = re.search(r"(?<![\w-])([A-Z][a-z]+)-$", text[max(0, start - 20):start])
+    after = re.match(r"-([A-Z][a-z]+)(?![\w-])", text[end:end + 20])
+    return any(m and (is_demonym(m.group(1)) or _DEMONYM_FORM.fullmatch(m.group(1)))
+               for m in (before, after))
+
+
 RULES = (
     Repair("join_given_name", "a one-word name before a person's name is its given name "
            "(the model tagged the two apart, the first with another label)"),
@@ -160,14 +181,18 @@ RULES = (
            "reference, not the country"),
     Repair("inside_longer_name", "a mention inside a longer name no mention covers is "
            "no mention of the shorter name's entity"),
+    Repair("hyphenated_identity", "a demonym inside a hyphenated identity of two "
+           "nationality words names that group, not its country or people"),
 )
 
 
 def not_an_answer(text: str, start: int, end: int, label: str, spans) -> str:
     """Why a mention is in no answer set and gives no query ("" if it may): the
-    `person_demonym` and `inside_longer_name` rules of `RULES`."""
+    `person_demonym`, `hyphenated_identity` and `inside_longer_name` rules of `RULES`."""
     if label in DEMONYM_LABELS and person_demonym(text, start, end):
         return "person_demonym"
+    if hyphenated_identity(text, start, end):
+        return "hyphenated_identity"
     if label != "PERSON" and inside_longer_name(text, start, end, spans):
         return "inside_longer_name"
     return ""

@@ -72,6 +72,8 @@ QUERY_RULES = (
          lambda m, ctx, c: m.entity.not_answer != "person_demonym"),
     Rule("not_inside_longer_name", "inside_longer_name",
          lambda m, ctx, c: m.entity.not_answer != "inside_longer_name"),
+    Rule("not_hyphenated_identity", "hyphenated_identity",
+         lambda m, ctx, c: m.entity.not_answer != "hyphenated_identity"),
     Rule("answer_in_passage", "no_answer_in_passage", lambda m, ctx, c: bool(m.answers)),
     Rule("answer_form_in_passage", "answer_form_not_in_passage",
          lambda m, ctx, c: form_in_answers(m.entity.text, m.answers)),

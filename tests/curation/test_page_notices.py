@@ -1,0 +1,101 @@
+"""Page notices (transforms/curation/notices.py): a media player's or browser's notice
+is page furniture, taken out where it opens a sentence, glued or not, and counted by
+clean; real BBC sport text (XSum keeps BBC's "Media playback is not supported on this
+device" glued to the next paragraph) reshaped with the notice put in."""
+import collections
+
+import pytest
+
+from transforms.curation.clean import clean_article
+from transforms.curation.notices import strip_page_notices
+from transforms.ingestion.articles import Article
+
+pytestmark = pytest.mark.fast
+
+NOTICE = "Media playback is not supported on this device"
+
+
+@pytest.mark.parametrize("text, expected", [
+    (NOTICE + "Lang, who captains the club, said.", "Lang, who captains the club, said."),
+    ("They lost. " + NOTICE + "The first half was poor.", "They lost. The first half was poor."),
+    (NOTICE + '"When he was with Peugeot, a lot changed."', '"When he was with Peugeot, a lot changed."'),
+    (NOTICE + ".", ""),
+    ("Your browser does not support the video tag. The club said so.", "The club said so."),
+    ("Please enable JavaScript to view the comments powered by Disqus.", ""),
+    ("Sorry, this video is not available in your region. Police said.", "Police said."),
+])
+def test_a_notice_opening_a_sentence_goes_and_the_glued_sentence_stays(text, expected):
+    out, n = strip_page_notices(text)
+    assert (out, n) == (expected, 1)
+
+
+@pytest.mark.parametrize("text", [
+    'He said "media playback is not supported on this device" was a poor excuse.',
+    "Fans complained that media playback is not supported on this device by the app.",
+    "The firm said its browser does not support the video tag yet.",
+])
+def test_inside_a_sentence_or_a_quotation_nothing_is_touched(text):
+    assert strip_page_notices(text) == (text, 0)
+
+
+def _bbc_sport(corpus_dir, n=20):
+    files = sorted((corpus_dir / "bbc_news" / "sport").glob("*.txt"))[:n]
+    out = []
+    for f in files:
+        title, _, body = f.read_text(encoding="latin-1").partition("\n")
+        paragraphs = [p.strip() for p in body.split("\n") if p.strip()]
+        out.append((f.stem, title.strip(), paragraphs))
+    return out
+
+
+def test_real_bbc_text_with_glued_notices_is_cleaned_and_counted(corpus_dir):
+    counts, articles = collections.Counter(), _bbc_sport(corpus_dir)
+    assert len(articles) == 20
+    for stem, title, paragraphs in articles:
+        # XSum's layout: the notice where the player stood, glued to the next paragraph,
+        # once in the body and once opening a highlight
+        body = list(paragraphs)
+        body[1] = NOTICE + body[1]
+        article = Article(stem, tuple(body), (NOTICE + title, title + " again."), "bbc",
+                          None, "public", "xsum.jsonl")
+        cleaned = clean_article(article, dropped=counts)
+        text = " ".join(cleaned.paragraphs + cleaned.highlights)
+        assert "Media playback" not in text
+        assert paragraphs[1].split()[0] in " ".join(cleaned.paragraphs)   # the sentence stays
+    assert counts["page_notice"] == 40, counts
+
+
+@pytest.mark.parametrize("text, kept, cut", [
+    ("O'Keefe accepted the award. Chris O'Keefe revealed baby John Ghanem died when he was "
+     "given nitrous oxide. (9NEWS) He was nominated alongside Waleed Aly.",
+     ["O'Keefe accepted the award.", "He was nominated alongside Waleed Aly."],
+     "Chris O'Keefe revealed baby John Ghanem died when he was given nitrous oxide. (9NEWS)"),
+    ("A verdict was announced against Darren Ray. (Lacy Atkins/The Chronicle) Larry wept.",
+     ["Larry wept."], "A verdict was announced against Darren Ray. (Lacy Atkins/The Chronicle)"),
+])
+def test_a_sentence_a_photo_credit_closes_is_a_caption(text, kept, cut):
+    from transforms.curation.captions import split_captions
+    out = []
+    assert split_captions(text, out) == kept
+    assert [(t, why.reason) for t, why in out] == [(cut, "credited_caption")]
+
+
+@pytest.mark.parametrize("text", [
+    'the book "Deadline Artists." (CNN) -- Beneath Rick Santorum\'s stance, a shift.',
+    "He went home. (CNN) The president said so.",
+    "The deal was signed (after a long delay) on Monday. (It cost $2m.) Shares rose.",
+])
+def test_a_dateline_or_an_aside_is_no_credit(text):
+    from transforms.curation.captions import credited_captions
+    assert credited_captions(text) == []
+
+
+def test_no_sentence_of_the_real_corpus_has_a_photo_credit(corpus_dir):
+    import json
+
+    from transforms.curation.captions import credited_captions
+    texts = [json.loads(line)["article"] for line in open(corpus_dir / "cnndm_test250.jsonl")]
+    texts += [p.read_text(encoding="latin-1") for p in sorted(corpus_dir.glob("bbc_news/*/*.txt"))]
+    texts += [p.read_text(encoding="latin-1") for p in sorted(corpus_dir.glob("cnn_stories/*.story"))]
+    assert len(texts) > 2400
+    assert [c for t in texts for c in credited_captions(t)] == []

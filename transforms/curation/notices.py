@@ -1,0 +1,41 @@
+"""Page notices in news text (paper section 3.1, curation): what a web page tells its
+reader about the page itself, not the story. BBC pages put "Media playback is not
+supported on this device" where a video player stood, and corpora made from them (XSum)
+keep it, often glued to the next sentence with no space ("... on this deviceLang, who
+captains ..."); other pages say "Your browser does not support the video tag" or "Please
+enable JavaScript to view the comments"; agency copy closes with "Report supplied by the Press
+Association". A passage or query made from one reads as page
+furniture.
+
+A notice is recognised by its form, a fixed phrase of the player, browser, script or
+credit kind, where a sentence opens (the text's start or after an end mark): the phrase and an
+end mark after it go, and a sentence glued to it stays. Inside a sentence or a quotation
+nothing is touched. Pure functions; no Beam.
+"""
+import re
+from typing import Tuple
+
+_OPEN = r"(?:^|(?<=[.!?]\s)|(?<=[.!?]['\"’”)]\s))"
+_PHRASES = (
+    # a media player that cannot play here (BBC, XSum)
+    r"Media playback is (?:not supported|unsupported|unavailable) on (?:this|your) device",
+    # a browser without the element the page embeds
+    r"Your (?:web )?browser does not support (?:the |this )?(?:HTML5 )?"
+    r"(?:video|audio|iframes?|embedded (?:video|media|content))(?: (?:tag|element|player))?",
+    # scripts switched off
+    r"(?:Please )?(?:enable|turn on|switch on) JavaScript(?: (?:to|in order to) "
+    r"(?:view|watch|play|see|read)\b[^.!?\n]{0,60})?",
+    # the credit line of agency copy, often glued to what follows ("... Press AssociationMatch ends")
+    r"Report supplied by (?:the )?(?:Press Association|PA|Reuters|AFP|AP|Associated Press)",
+    # media withdrawn or fenced
+    r"(?:Sorry, )?(?:this|the) (?:video|clip|media|content) is (?:not available|unavailable)"
+    r"(?: (?:in your (?:country|region|location)|on this device|to play))?",
+)
+_NOTICE = re.compile(_OPEN + r"(?:%s)(?:[.!]+\s*|\s+|$|(?=['\"‘“A-Z]))" % "|".join(_PHRASES))
+
+
+def strip_page_notices(text: str) -> Tuple[str, int]:
+    """(the text without the page notices that open a sentence, how many went):
+    "Media playback is not supported on this deviceLang, who ..." -> "Lang, who ..."."""
+    out, n = _NOTICE.subn("", text)
+    return (out.strip() if n else text), n
