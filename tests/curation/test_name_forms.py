@@ -270,3 +270,12 @@ def test_parties_tagged_person_are_parties():
     assert [out[n] for n in ("Ulster Unionists", "Liberal Democrats", "Tories")] == ["NORP"] * 3
     assert out["Mike Nesbitt"] == out["Nesbitt"] == "PERSON" and out["Democrats"] == "NORP"
     assert out["Danny Greens"] == "PERSON"    # a given name first: a person
+
+
+def test_places_named_with_a_generic_first_word_are_places():
+    labels = {"County Armagh": "PERSON", "Lake Geneva": "PERSON", "Mount Everest": "ORG",
+              "Helen Hamilton": "PERSON", "Ricki Lake": "PERSON"}
+    out = settle_person_labels(labels)
+    assert (out["County Armagh"], out["Lake Geneva"]) == ("GPE", "LOC")
+    assert out["Mount Everest"] == "ORG"                  # only PERSON tags change here
+    assert out["Helen Hamilton"] == out["Ricki Lake"] == "PERSON"

@@ -54,7 +54,7 @@ def test_only_award_and_a_rival_prize():
 def test_titled_person_skips_a_name_inside_a_longer_one():
     query = "Mr @placeholder said any gamer that wins a few tournaments will have a good year."
     one = row(GAMERS, query, "Philip Wride", GAMERS_ENTS, aliases=("Wride",))
-    assert "titled_person" in check_row(one).detail       # "Idol" of "Pop Idol" is no rival
+    assert "man_titled" in check_row(one).detail          # "Idol" of "Pop Idol" is no rival
     assert check_row(one, ReleaseConfig(only_compatible_entity=False)) is None
     two = row(GAMERS + " Said Mr Bysshe: \"Painkiller is a new game.\"", query,
               "Philip Wride", GAMERS_ENTS + [("Bysshe", "PERSON")], aliases=("Wride",))
@@ -73,6 +73,8 @@ def test_titled_person_skips_a_name_inside_a_longer_one():
     ("at this year's @placeholder in Las Vegas", "event_time"),
     ("The former @placeholder resisted any temptation", "band_member"),
     ("Dr @placeholder told the BBC", "titled_person"),
+    ("Ms @placeholder told the BBC", "woman_titled"),
+    ("Mr. @placeholder told the BBC", "man_titled"),
 ])
 def test_each_fine_cue(query, cue):
     assert fine_types.query_fine_cue(query).name == cue
@@ -104,3 +106,26 @@ def test_type_word_beside_a_name():
                                                         "text": name})
     s = text.index("Jude")
     assert not fine_types.mention_fine(text, {"start": s, "end": s + 4, "text": "Jude"})
+
+
+# ../shared/corpus/bbc_news/politics/001.txt (quoted, shortened)
+HEWITT = ("Patricia Hewitt said the cost of the proposals was being evaluated, but it was an "
+          "\"increasingly high priority\". The plans were announced by Gordon Brown in his "
+          "pre-budget review and Tony Blair is now recycling it, the Tories said.")
+HEWITT_ENTS = [("Patricia Hewitt", "PERSON"), ("Gordon Brown", "PERSON"),
+               ("Tony Blair", "PERSON"), ("Tories", "NORP")]
+
+
+def test_a_gendered_title_with_one_person_of_that_gender_is_trivial():
+    query = "Ms @placeholder was speaking at a gender and productivity seminar."
+    one = row(HEWITT, query, "Patricia Hewitt", HEWITT_ENTS)
+    assert "woman_titled" in check_row(one).detail         # the only woman of the passage
+    # another woman, or a person of unknown gender, is a rival
+    two = row(HEWITT + " Theresa May said so.", query, "Patricia Hewitt",
+              HEWITT_ENTS + [("Theresa May", "PERSON")])
+    assert check_row(two) is None
+    unknown = row(HEWITT + " Kapranos said so.", query, "Patricia Hewitt",
+                  HEWITT_ENTS + [("Kapranos", "PERSON")])
+    assert check_row(unknown) is None
+    # "Mr @placeholder" with two men: no verdict; the answer's gender unshown: plain cue
+    assert check_row(row(HEWITT, "Mr @placeholder said so.", "Gordon Brown", HEWITT_ENTS)) is None

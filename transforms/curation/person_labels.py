@@ -24,6 +24,9 @@ the surname out of the person's answer set. So, for a one-word string:
   Unionists", "Liberal Democrats"; `PARTY_PLURALS`) is a party (NORP): a held-out reader
   found "vote @placeholder" answered by "Ulster Unionists" tagged PERSON, so the party
   cue of the release rules could not read it.
+- a name of two words or more opening with a place's generic word ("County Armagh",
+  "Lake Geneva", "Mount Everest"; `PLACE_OPENERS`) tagged PERSON is a place: a held-out
+  reader's "Ms @placeholder" had "County Armagh" as the passage's only other "person".
 Being tagged a place once elsewhere is no such evidence: the small model tags surnames
 GPE or ORG as often as it tags them PERSON ("Gatlin", "Gebrselassie", "Cragg" in BBC
 sport articles), so a tie is settled by the majority rule as before. A lone first name
@@ -94,9 +97,23 @@ def settle_party_labels(labels: Dict[str, str]) -> Dict[str, str]:
             for n, lab in labels.items()}
 
 
+# a place's generic first word: "County Armagh", "Lake Geneva", "Mount Everest" are places
+PLACE_OPENERS = {"county": "GPE", "lake": "LOC", "mount": "LOC", "cape": "LOC",
+                 "isle": "LOC", "gulf": "LOC", "loch": "LOC", "river": "LOC"}
+
+
+def settle_place_labels(labels: Dict[str, str]) -> Dict[str, str]:
+    """Names of two words or more opening with a place's generic word, tagged PERSON
+    ("County Armagh"), relabelled a place."""
+    def place(name):
+        words = name.split()
+        return PLACE_OPENERS.get(words[0].lower()) if len(words) >= 2 else None
+    return {n: (place(n) or lab) if lab == PERSON else lab for n, lab in labels.items()}
+
+
 def settle_person_labels(labels: Dict[str, str]) -> Dict[str, str]:
     """`labels` ({string: majority label}) after the rules above."""
-    labels = settle_party_labels(settle_club_labels(labels))
+    labels = settle_place_labels(settle_party_labels(settle_club_labels(labels)))
     names = full_names(labels)
     surnames = {w[-1] for w in names}
     parts = surnames | {w[0] for w in names}

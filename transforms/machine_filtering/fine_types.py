@@ -12,7 +12,9 @@ passage's other ORG a club). Read, like `entity_types`, from general English, no
 - a query's fine cue (`FINE_CUES`, the first that matches): "according to the
   @placeholder", "@placeholder reported" -> news media; "winners of the @placeholder",
   "won the @placeholder" -> an award or event; "@placeholder judge" -> a court; "this year's
-  @placeholder" -> an event; "Mr @placeholder" -> a real person.
+  @placeholder" -> an event; "Ms @placeholder" -> a woman, "Mr @placeholder" -> a man
+  (the answer shown to be one by a given name of the lists or a gendered title, each
+  rival a real person not shown to be of the other gender), else a real person.
 
 `only_fine_entity` rejects when the cue's fine types fit the answer and no other passage
 entity the query does not name itself.
@@ -21,6 +23,7 @@ import collections
 import re
 from typing import NamedTuple, Optional
 
+from transforms.curation.gender import FEMALE, MALE, given_name_gender
 from transforms.machine_filtering.entity_types import (
     fits,
     mention_votes,
@@ -36,6 +39,8 @@ EVENT = "event"
 COURT = "court"
 BAND = "band"
 REAL_PERSON = "real_person"
+WOMAN, MAN = "woman", "man"      # a real person's gender, where the passage shows it
+_OPPOSITE = {WOMAN: MAN, MAN: WOMAN}
 
 
 class Head(NamedTuple):
@@ -91,6 +96,8 @@ def _cue(name: str, pattern: str, *fine: str) -> FineCue:
 
 
 FINE_CUES = (
+    _cue("woman_titled", rf"\b(?:mrs|ms|miss)\.? {_P}\b", REAL_PERSON, WOMAN),
+    _cue("man_titled", rf"\bmr\.? {_P}\b", REAL_PERSON, MAN),
     _cue("titled_person", rf"\b(?:mr|mrs|ms|miss|dr)\.? {_P}\b", REAL_PERSON),
     _cue("news_source", rf"\b(?:according to|told|tells|telling|speaking to|writing in|"
                         rf"interview with|reported by|quoted by) the {_P}\b(?!['’])|"
@@ -158,6 +165,26 @@ def _real_person(passage: str, mentions: list, votes: list) -> bool:
     return bool(marks) and 2 * sum(marks) >= len(marks)
 
 
+_WOMAN_TITLE = re.compile(r"\b(?:mrs|ms|miss)\.?\s+$", re.IGNORECASE)
+_MAN_TITLE = re.compile(r"\bmr\.?\s+$", re.IGNORECASE)
+
+
+def _genders(passage: str, mentions: list) -> set:
+    """The genders a person's mentions show: a given name of the name lists ("Helen
+    Hamilton"), or a gendered title before a mention or opening it ("Mrs Clinton")."""
+    out = set()
+    for m in mentions:
+        text = plain(m.get("text") or "")
+        before = passage[max(0, m["start"] - 6):m["start"]]
+        first = text.split()[0] + " " if text.split() else ""
+        gender = given_name_gender(_TITLE_IN.sub("", text).lower())
+        if gender == FEMALE or _WOMAN_TITLE.search(before) or _WOMAN_TITLE.search(first):
+            out.add(WOMAN)
+        if gender == MALE or _MAN_TITLE.search(before) or _MAN_TITLE.search(first):
+            out.add(MAN)
+    return out
+
+
 def entity_fine_types(row: dict) -> dict:
     """{cluster key: set of fine types} ('@answer': the answer's)."""
     passage = row.get("passage") or ""
@@ -170,23 +197,38 @@ def entity_fine_types(row: dict) -> dict:
         fine = set().union(*(mention_fine(passage, m) for m in ms))
         if fits(votes.get(key, []), PERSON) and _real_person(passage, ms, votes[key]):
             fine.add(REAL_PERSON)
+            fine |= _genders(passage, ms)
         out[key] = fine
     return out
 
 
+def _fits_cue(fine: set, cue: FineCue) -> bool:
+    """An entity the cue's fine types fit; a gendered cue ("Ms @placeholder") fits a real
+    person not shown to be of the other gender (a person of unknown gender fits)."""
+    gender = next(iter(cue.fine & {WOMAN, MAN}), None)
+    if gender is None:
+        return bool(fine & cue.fine)
+    return REAL_PERSON in fine and _OPPOSITE[gender] not in fine
+
+
 def only_fine_entity(row: dict) -> Optional[str]:
-    """The rejection's detail when the query's fine cue fits the answer and no other
-    passage entity the query does not name; else None."""
-    cue = query_fine_cue(row.get("query") or "")
-    if cue is None:
+    """The rejection's detail when a fine cue of the query (`FINE_CUES`, in order) fits
+    the answer and no other passage entity the query does not name; else None. A gendered
+    cue needs the answer shown to be of its gender ("Helen Hamilton" for "Ms
+    @placeholder"); where it is not, the plain titled-person cue is read."""
+    text = plain(row.get("query") or "")
+    cues = [c for c in FINE_CUES if c.pattern.search(text)]
+    if not cues:
         return None
     fine = entity_fine_types(row)
-    if not fine.get("@answer", set()) & cue.fine:
-        return None
-    named = named_in_query(row)
-    if any(k != "@answer" and k not in named and v & cue.fine for k, v in fine.items()):
-        return None
-    words = cue.pattern.search(plain(row["query"])).group(0)
-    return (f"fine cue {cue.name} {words!r} -> {'/'.join(sorted(cue.fine))}; the answer is "
-            f"the only such entity of {len(fine)} in the passage (fine types by name and "
-            f"context)")
+    answer, named = fine.get("@answer", set()), named_in_query(row)
+    for cue in cues:
+        if not _fits_cue(answer, cue) or not cue.fine & {WOMAN, MAN} <= answer:
+            continue
+        if any(k != "@answer" and k not in named and _fits_cue(v, cue) for k, v in fine.items()):
+            continue
+        words = cue.pattern.search(text).group(0)
+        return (f"fine cue {cue.name} {words!r} -> {'/'.join(sorted(cue.fine))}; the answer "
+                f"is the only such entity of {len(fine)} in the passage (fine types by name "
+                f"and context)")
+    return None
