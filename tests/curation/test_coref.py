@@ -186,3 +186,9 @@ def test_a_place_opening_a_persons_name_is_no_given_name():
     # a place that ends a full name is the surname; a person-tagged first word joins
     assert len(set(r.clusters([("Louis Jordan", "PERSON"), ("Jordan", "GPE")]))) == 1
     assert len(set(r.clusters([("Boston Stump", "PERSON"), ("Boston", "PERSON")]))) == 1
+
+
+def test_a_given_name_the_model_tags_loc_or_fac_keeps_its_person():
+    # ReCoRD calibration (CNN): "her first over Venus in 11 meetings", "Venus" tagged FAC
+    r = RuleBasedResolver()
+    assert len(set(r.clusters([("Venus Williams", "PERSON"), ("Venus", "FAC")]))) == 1
