@@ -19,14 +19,18 @@ the surname out of the person's answer set. So, for a one-word string:
   club ("Manchester United", "Glasgow Rangers"; `names.CLUB_WORDS`), and so is that word
   alone when the article names such a club ("United", "Rangers"; but "David Villa" and
   "Villa" stay a person): with clubs tagged PERSON a real person is the only PERSON of a
-  sports passage.
+  sports passage. That word written alone and untagged is a mention of the club when
+  the article names exactly one club ending with it and never writes the word before
+  another capitalised word ("United" for "Dundee United", not where "United Nations" is
+  written; `club_word_labels`).
 Being tagged a place once elsewhere is no such evidence: the small model tags surnames
 GPE or ORG as often as it tags them PERSON ("Gatlin", "Gebrselassie", "Cragg" in BBC
 sport articles), so a tie is settled by the majority rule as before. A lone first name
 of a person named in full ("Chelsea" beside "Chelsea Clinton") stays a person; a full
 name never changes label here.
 """
-from typing import Dict, Optional
+import re
+from typing import Dict, Optional, Sequence
 
 from transforms.core.constants import PERSON
 from transforms.curation.countries import is_demonym, is_known_place
@@ -82,4 +86,21 @@ def settle_person_labels(labels: Dict[str, str]) -> Dict[str, str]:
             out[name] = PERSON
         elif label == PERSON and name not in parts:
             out[name] = other_label(name, labels) or PERSON
+    return out
+
+
+def club_word_labels(labels: Dict[str, str], texts: Sequence[str]) -> Dict[str, str]:
+    """{club word: the club's label} for each club word ("United") that ends exactly one
+    club name of the article ("Dundee United", not tagged a person), is no string of
+    `labels` yet, and is never followed by a capitalised word ("United States")."""
+    clubs = {}
+    for name, label in labels.items():
+        if is_club_name(name) and label != PERSON:
+            clubs.setdefault(name.split()[-1], []).append((name, label))
+    out = {}
+    for word, named in clubs.items():
+        if len(named) != 1 or word in labels:
+            continue
+        if not any(re.search(r"\b%s [A-Z]" % re.escape(word), t) for t in texts):
+            out[word] = named[0][1]
     return out
