@@ -1,11 +1,12 @@
 """Issue 32, answers covering ReCoRD's gold: spellings of one non-person name coreference
-joins (spelling.py), a club's word alone (person_labels.club_word_labels), a product's
+joins (spelling.py), a clipped name the model missed (person_labels.clipped_name_labels),
+a product's
 capitals suffix and a dateline's source (spans.py). Pure functions, no Beam, no model;
 the same on real spaCy output in tests/curation/test_spelling_forms_real.py."""
 import pytest
 
 from transforms.curation.coref import RuleBasedResolver
-from transforms.curation.person_labels import club_word_labels
+from transforms.curation.person_labels import clipped_name_labels, lone_capitalised
 from transforms.curation.spans import (
     dateline_source_mentions,
     product_suffix_end,
@@ -108,17 +109,29 @@ def test_coreference_keeps_the_look_alikes_apart():
     assert not same(clusters(("NORAD", "ORG"), ("American Aerospace Defense", "ORG")), 0, 1)
 
 
-def test_a_club_word_alone_is_the_one_club_of_the_article():
-    texts = ["Dundee United beat Celtic.", "United were good. Then United's keeper saved."]
-    assert club_word_labels({"Dundee United": "ORG", "Celtic": "ORG"}, texts) == {
-        "United": "ORG"}
-    # two clubs end with it; the word before a capitalised word; the word tagged already
-    assert club_word_labels({"Dundee United": "ORG", "Leeds United": "ORG"}, texts) == {}
-    assert club_word_labels({"Dundee United": "ORG"},
-                            texts + ["The United Nations said."]) == {}
-    assert club_word_labels({"Dundee United": "ORG", "United": "ORG"}, texts) == {}
-    # a person's name ending with such a word is no club ("John Villa" is a given name)
-    assert club_word_labels({"John Villa": "PERSON"}, ["Villa said."]) == {}
+def test_a_clipped_name_is_a_mention_of_the_organisation():
+    texts = ["the match between Juventus and Fiorentina",
+             "son of Juve manager Luciano Moggi. Juve said."]
+    assert clipped_name_labels({"Juventus": "ORG", "Fiorentina": "ORG"}, texts) == {
+        "Juve": "ORG"}
+    # tagged a person by the model: still the club, unless a word of a full name
+    assert clipped_name_labels({"Barcelona": "GPE", "Barca": "PERSON"},
+                               ["for Barca when he"]) == {"Barca": "ORG"}
+    assert clipped_name_labels({"Barcelona": "GPE", "Ian Barca": "PERSON"},
+                               ["for Barca when he"]) == {}
+    # no country ("Port" is no "Portugal"), no given name's opening ("Phil" of "Philip"),
+    # no title ("the Queen's Birthday" beside "Queensland")
+    assert clipped_name_labels({"Portugal": "GPE", "Philadelphia": "GPE"},
+                               ["Port officials said Phil was there"]) == {}
+    assert clipped_name_labels({"Queensland": "GPE"}, ["the Queen's Birthday or"]) == {}
+    # four letters left out at least: "Green" is no "Greening"
+    assert clipped_name_labels({"Greening": "ORG"}, ["Green for Dowd"]) == {}
+
+
+def test_lone_capitalised_words():
+    assert lone_capitalised("told BBC Radio Five Live. for Barca when. S Murray; "
+                            "Radio 5 Live said. Juve manager Luciano Moggi") == {"Barca", "Juve",
+                                                                           "Radio"}
 
 
 @pytest.mark.parametrize("text,span,label,want", [

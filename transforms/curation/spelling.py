@@ -4,7 +4,8 @@ names (`name_match.normalise_name`); no Beam, no model.
 
 - a one-word organisation name clipped to its first letters, with or without the
   name's last letter, is the name: "Juve" for "Juventus", "Barca" for "Barcelona"
-  (`is_clipped_form`): four letters or more kept, three or more left out, the short form
+  (`is_clipped_form`): four letters or more kept, four or more left out ("Green" is no
+  "Greening"), the short form
   tagged an organisation, exactly one name of the article it clips;
 - a name written with one letter doubled or tripled where the other spelling has it once
   or twice is the name: "Hezbolllah" / "Hezbollah" (`is_doubled_letter_variant`): a typing
@@ -25,7 +26,7 @@ from typing import Optional
 from transforms.curation.countries import is_known_place
 
 MIN_CLIPPED_KEPT = 4
-MIN_CLIPPED_LEFT_OUT = 3
+MIN_CLIPPED_LEFT_OUT = 4
 MIN_DOUBLED = 5
 TRUE_PLACE_LABELS = frozenset({"GPE", "LOC"})
 
