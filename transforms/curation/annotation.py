@@ -16,7 +16,7 @@ from transforms.curation.compounds import number_first_name, numbered_name
 from transforms.curation.consistency import consistent_mentions
 from transforms.curation.entities import mark_span
 from transforms.curation.spacy_runtime import import_spacy
-from transforms.curation.spans import drop_opening_dateline, repair_spans
+from transforms.curation.spans import drop_opening_dateline, repair_spans, suffix_names
 from transforms.curation.split_names import repair_person_spans
 from transforms.ingestion.articles import Article
 
@@ -178,7 +178,7 @@ def finish_article(drafts) -> list:
     for d, found in zip(drafts, triples):
         mentions = [Mention(s, e, d.text[s:e], label)
                     for s, e, label in repair_person_spans(
-                        d.text, drop_opening_dateline(d.text, found))]
+                        d.text, drop_opening_dateline(d.text, suffix_names(d.text, found)))]
         covered = bytearray(len(d.text))      # 1 inside a mention: a word touches one
         for m in mentions:                    # when one of its characters is covered
             covered[m.start:m.end] = b"\x01" * (m.end - m.start)

@@ -61,6 +61,11 @@ from transforms.curation.name_match import (
     trailing_names,
 )
 from transforms.curation.names import ROYAL_TITLES, TITLE_NOUNS
+from transforms.curation.spelling import (
+    is_facility_tail,
+    is_syllable_acronym,
+    join_spelling_forms,
+)
 from transforms.curation.variants import (
     AMBIGUOUS,
     club_tail,
@@ -135,7 +140,8 @@ def _trailing_targets(name: str, distinct, top: dict, root=lambda n: n) -> set:
         code = country_of(tail)
         key = "country:" + code if code and "country:" + code in known else tail
         if key in known and ((not _is_place(top.get(key)) and not _is_place(top[name]))
-                             or tail == club_tail(name)):
+                             or tail == club_tail(name)
+                             or is_facility_tail(tail, top.get(key), top[name])):
             return {key}
     return set()
 
@@ -220,6 +226,7 @@ class RuleBasedResolver:
             if len(longer) == 1:
                 uf.union(name, longer[0])
         join_plurals(plain, person, uf.union)
+        join_spelling_forms(plain, person, group, org, uf.union)   # "Juve", "Hezbolllah"
         for name in multi:          # before the aliases, so they see one entity
             for target in _trailing_targets(name, distinct, top, uf.find):
                 if compatible(gender[name], gender.get(target)):
@@ -251,6 +258,8 @@ class RuleBasedResolver:
             if acronym[name] and not person[name]:      # "VW" -> "Volkswagen"
                 targets |= {uf.find(w) for w in plain if " " not in w and w != name
                             and org[w] and not person[w] and is_contracted_acronym(alias, w)}
+                targets |= {uf.find(f) for f in multi if not person[f]      # "NORAD"
+                            and is_syllable_acronym(alias, f)}
             if " " not in alias and alias in ROYAL_TITLES | TITLE_NOUNS:
                 targets |= {uf.find(n) for n in plain if n != name and alias in raw_first[n]}
             if not targets and person[name] and " " not in alias \

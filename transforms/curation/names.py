@@ -15,6 +15,10 @@ TITLE_ABBREVIATIONS = frozenset({
     "gen", "col", "lt", "sgt", "capt", "cpl", "pte", "pvt", "maj", "adm", "cmdr", "det",
     "insp", "supt", "rev", "revd", "atty", "cllr", "brig", "lieut",
 })
+# Roles and honours written as capitals after a name ("Facebook CEO", "Labour MP",
+# "Jane Smith OBE"): no part of it (spans.product_suffix_end).
+ROLE_ACRONYMS = frozenset({"ceo", "cfo", "coo", "cto", "mp", "mps", "mep", "msp", "qc",
+                           "pm", "vp", "md", "gm", "hq", "obe", "mbe", "cbe", "kbe"})
 # Whole-word titles: stripped from a person's span only (never from "General Motors").
 TITLE_NOUNS = frozenset({
     "miss", "doctor", "professor", "president", "senator", "representative", "congressman",

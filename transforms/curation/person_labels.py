@@ -19,7 +19,11 @@ the surname out of the person's answer set. So, for a one-word string:
   club ("Manchester United", "Glasgow Rangers"; `names.CLUB_WORDS`), and so is that word
   alone when the article names such a club ("United", "Rangers"; but "David Villa" and
   "Villa" stay a person): with clubs tagged PERSON a real person is the only PERSON of a
-  sports passage.
+  sports passage. A capitalised word that clips exactly one one-word
+  organisation or place name of the article ("Juve" of "Juventus", "Barca" of
+  "Barcelona"; `spelling.is_clipped_form`; no country's name, no given name: "Port" is
+  no "Portugal", "Phil" (of "Philip") no "Philadelphia") is that name's organisation, tagged or not,
+  written between no capitalised words (`clipped_name_labels`); coreference joins it.
 - a string tagged PERSON that ends with a party's members in the plural ("Ulster
   Unionists", "Liberal Democrats"; `PARTY_PLURALS`) is a party (NORP): a held-out reader
   found "vote @placeholder" answered by "Ulster Unionists" tagged PERSON, so the party
@@ -33,12 +37,16 @@ sport articles), so a tie is settled by the majority rule as before. A lone firs
 of a person named in full ("Chelsea" beside "Chelsea Clinton") stays a person; a full
 name never changes label here.
 """
-from typing import Dict, Optional
+import bisect
+import functools
+import re
+from typing import Dict, Optional, Sequence
 
 from transforms.core.constants import PERSON
-from transforms.curation.countries import is_demonym, is_known_place
-from transforms.curation.gender import is_given_name
-from transforms.curation.names import CLUB_WORDS
+from transforms.curation.countries import country_of, is_demonym, is_known_place
+from transforms.curation.gender import FEMALE_NAMES, MALE_NAMES, is_given_name
+from transforms.curation.names import CLUB_WORDS, TITLE_WORDS
+from transforms.curation.spelling import is_clipped_form
 
 
 def full_names(labels: Dict[str, str]) -> list:
@@ -125,4 +133,49 @@ def settle_person_labels(labels: Dict[str, str]) -> Dict[str, str]:
             out[name] = PERSON
         elif label == PERSON and name not in parts:
             out[name] = other_label(name, labels) or PERSON
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _given_names() -> tuple:
+    return tuple(sorted(MALE_NAMES | FEMALE_NAMES))
+
+
+def opens_given_name(word: str) -> bool:
+    """'Phil' opens 'philip', 'Chris' 'christopher': a given name or its short form."""
+    w = word.lower()
+    names = _given_names()
+    i = bisect.bisect_left(names, w)
+    return i < len(names) and names[i].startswith(w)
+
+
+CLIPPED_TARGET_LABELS = frozenset({"ORG", "GPE", "LOC"})
+_CAPITALISED = re.compile(r"(?:(\S+) )?(?<![\w'’.-])([A-Z][a-z]{3,})(?![\w-])(?! [A-Z])")
+
+
+def lone_capitalised(text: str) -> set:
+    """Capitalised words of four letters or more with no capitalised word, capital or
+    number right before them ("S Murray", "Radio 5 Live") nor a capitalised word after."""
+    return {m.group(2) for m in _CAPITALISED.finditer(text)
+            if not ((m.group(1) or " ")[0].isupper() or (m.group(1) or " ")[0].isdigit())}
+
+
+def clipped_name_labels(labels: Dict[str, str], texts: Sequence[str]) -> Dict[str, str]:
+    """{word: "ORG"} for each capitalised word of `texts` untagged or tagged a person
+    (no word of a person's full name: "Juve" PERSON), written
+    with no capitalised word right before or after it, that clips exactly one one-word
+    name of the article tagged an organisation or a place, not a country's name nor a
+    demonym ("Juve" of "Juventus"; "Port" is no "Portugal"), and opens no given name and
+    is no title ("Queen" is no "Queensland")."""
+    targets = [n for n, lab in labels.items() if lab in CLIPPED_TARGET_LABELS
+               and n.isalpha() and not country_of(n) and not is_demonym(n)]
+    parts = {w for name in full_names(labels) for w in name}
+    out = {}
+    for word in sorted({w for t in texts for w in lone_capitalised(t)}):
+        if labels.get(word, PERSON) != PERSON or word in parts or opens_given_name(word) \
+                or word.lower() in TITLE_WORDS:       # "the Queen's Birthday"
+            continue          # "Phil" (of "Philip") is no clipped "Philadelphia"
+        fits = [n for n in targets if is_clipped_form(word.lower(), n.lower())]
+        if len(fits) == 1:
+            out[word] = "ORG"
     return out

@@ -1,7 +1,8 @@
 """Span repairs after NER, one article at a time (paper section 3.1): names the small NER
 model cuts or glues where ReCoRD's spans do not. Pure functions over a segment's text and
 (start, end, label) triples; annotation.py calls `repair_spans` on each segment before
-document-level consistency (consistency.py), and `drop_opening_dateline` after it.
+document-level consistency (consistency.py), and `drop_opening_dateline` and
+`suffix_names` after it.
 
 - a name the model cut at a plural possessive is one name: "Kurdistan Workers" + "Party"
   -> "Kurdistan Workers' Party", "Blackburn Magistrates' Court" (ReCoRD's spans);
@@ -23,6 +24,13 @@ document-level consistency (consistency.py), and `drop_opening_dateline` after i
 - the web platforms news stories name as sources ("on Facebook", "her Twitter page") are
   organisations wherever they are written, as in ReCoRD's spans; the small NER model
   misses them in about half their occurrences (`PLATFORMS`);
+- a product's or an organisation's name goes on over a word of two or three capitals
+  right after it: "Chrome OS", "Windows XP" (ReCoRD's spans; the small model cuts "OS"
+  off, or tags "Chrome" a person), never a role or honour ("Facebook CEO", "Smith
+  OBE", `names.ROLE_ACRONYMS`), a title, a country
+  ("Google UK") nor a word another mention opens (`product_suffix_end`);
+- the source of an opening "(WIRED) --" dateline is an organisation, as ReCoRD marks
+  "(CNN) --" (`dateline_source_mentions`; the model misses the less common sources);
 - the "(CNN)" that opens an article with no "--" after it is a dateline, not a mention:
   ReCoRD's dev passages leave it unmarked 28 times in 41 (the "(CNN) --" of older
   stories is marked, 63 of 63 in the real samples), as the NER it ran did.
@@ -32,7 +40,12 @@ import re
 from typing import List, Tuple
 
 from transforms.curation.countries import country_of, is_demonym, is_known_place
-from transforms.curation.names import INSTITUTION_HEADS, TITLE_PARTS, TITLE_WORDS
+from transforms.curation.names import (
+    INSTITUTION_HEADS,
+    ROLE_ACRONYMS,
+    TITLE_PARTS,
+    TITLE_WORDS,
+)
 
 Triple = Tuple[int, int, str]
 
@@ -219,9 +232,56 @@ def split_place_prefixes(text: str, mentions: List[Triple]) -> List[Triple]:
     return out
 
 
+_SUFFIX_WORD = re.compile(r" ([A-Z]{2,3})(?![\w'’.-])")
+SUFFIXED_LABELS = frozenset({"ORG", "PRODUCT"})
+
+
+def product_suffix_end(text: str, start: int, end: int, label: str, starts=()) -> int:
+    """The end of "Chrome OS" for the span "Chrome": an organisation or product name (or
+    one word the model tagged a person: "Chrome" PERSON) goes on over a word of two or
+    three capitals right after it that is no role, honour, title or country and opens
+    no other mention (`starts`)."""
+    m = _SUFFIX_WORD.match(text, end)
+    named = label in SUFFIXED_LABELS or (label == "PERSON" and " " not in text[start:end])
+    if not named or not m or m.start(1) in starts:
+        return end
+    word = m.group(1)
+    if word.lower() in ROLE_ACRONYMS | TITLE_WORDS or country_of(word):
+        return end
+    return m.end(1)
+
+
+def suffixed(text: str, mention: Triple, starts=()) -> Triple:
+    """The mention over its suffix (`product_suffix_end`); a person's tag on a name with
+    such a suffix becomes a product's ("Chrome OS" is no person)."""
+    s, e, label = mention
+    end = product_suffix_end(text, s, e, label, starts)
+    return (s, end, "PRODUCT" if end != e and label == "PERSON" else label)
+
+
+def suffix_names(text: str, mentions: List[Triple]) -> List[Triple]:
+    """`suffixed` over a segment's mentions after document-level consistency, which tags
+    a name's other occurrences ("Chrome" tagged once, alone, then at "Chrome OS")."""
+    starts = {s for s, _, _ in mentions}
+    return [suffixed(text, m, starts) for m in mentions]
+
+
+_DATELINE_SOURCE = re.compile(r"^\(([A-Z][\w.&'’-]*(?: [A-Z][\w.&'’-]*){0,2})\)\s*--")
+
+
+def dateline_source_mentions(text: str, mentions: List[Triple]) -> List[Triple]:
+    """[the ORG mention of an opening "(WIRED) --" dateline's source] where no mention is."""
+    m = _DATELINE_SOURCE.match(text)
+    if not m or any(a < m.end(1) and m.start(1) < b for a, b, _ in mentions):
+        return []
+    return [(m.start(1), m.end(1), "ORG")]
+
+
 def repair_spans(text: str, mentions: List[Triple]) -> List[Triple]:
     """The segment's mentions with the repairs above (empty spans dropped)."""
     mentions = [m for m in mentions if not before_currency(text, m[1])]
+    mentions = suffix_names(text, mentions)
+    mentions = mentions + dateline_source_mentions(text, mentions)
     mentions = split_place_prefixes(text, mentions)
     mentions = mentions + platform_mentions(text, mentions)
     mentions = mentions + country_tail_mentions(text, mentions)
