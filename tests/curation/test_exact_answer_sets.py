@@ -122,8 +122,11 @@ def test_a_query_needs_its_answer_written_in_the_form_it_asks_for():
     assert not form_in_answers("Australia", demonym_only)
     assert form_in_answers("Australia", both)
     assert form_in_answers("Australian", demonym_only)
-    # a demonym's placeholder may be answered by the country it names
-    assert form_in_answers("French", [{"start": 0, "end": 6, "text": "France"}])
+    # and a demonym's placeholder by a demonym: "contemporary young @placeholder"
+    # (Americans) is not answered by "America" alone
+    assert not form_in_answers("Americans", [{"start": 0, "end": 7, "text": "America"}])
+    assert form_in_answers("French", [{"start": 0, "end": 6, "text": "France"},
+                                      {"start": 9, "end": 15, "text": "French"}])
     assert form_in_answers("Sony", [{"start": 0, "end": 4, "text": "Sony"}])
 
 
