@@ -122,9 +122,11 @@ def test_a_query_needs_its_answer_written_in_the_form_it_asks_for():
     assert not form_in_answers("Australia", demonym_only)
     assert form_in_answers("Australia", both)
     assert form_in_answers("Australian", demonym_only)
-    # and a demonym's placeholder by a demonym: "contemporary young @placeholder"
-    # (Americans) is not answered by "America" alone
+    # and a people's placeholder by a demonym: "contemporary young @placeholder"
+    # (Americans) is not answered by "America" alone; an adjective may be ("UK economy")
     assert not form_in_answers("Americans", [{"start": 0, "end": 7, "text": "America"}])
+    assert form_in_answers("British", [{"start": 0, "end": 2, "text": "UK"}])
+    assert form_in_answers("Swiss", [{"start": 0, "end": 11, "text": "Switzerland"}])
     assert form_in_answers("French", [{"start": 0, "end": 6, "text": "France"},
                                       {"start": 9, "end": 15, "text": "French"}])
     assert form_in_answers("Sony", [{"start": 0, "end": 4, "text": "Sony"}])

@@ -86,12 +86,21 @@ def form_in_answers(mention: str, answers) -> bool:
     13 calibration queries), but a placeholder that stood for a country's name needs the
     name among its answers: "@placeholder's largest copper miner" (Australia) is not
     answered by "Australian" alone, a people or an adjective, not the country; and a
-    placeholder that stood for a demonym needs a demonym among them: "contemporary young
-    @placeholder" (Americans) is not answered by "America" alone (four held-out readers
-    of 2026-11-26 called such answer sets wrong; the looser reading let the country's
-    name answer alone)."""
+    placeholder that stood for a people (a plural demonym) needs a demonym among them:
+    "contemporary young @placeholder" (Americans) is not answered by "America" alone
+    (held-out readers of 2026-11-26 called such answer sets wrong). A demonym before a
+    noun may be answered by the country's name alone ("the @placeholder economy": UK,
+    India; news English writes "UK economy", "England cricket")."""
     form = country_form(mention)
+    if form == "demonym" and not _people(mention):
+        return True
     return form is None or any(country_form(a["text"]) in (form, None) for a in answers)
+
+
+def _people(demonym: str) -> bool:
+    """A plural demonym, a people: "Americans", "Indians" (not "Swiss", "Chinese")."""
+    word = demonym.strip().split()[-1] if demonym.strip() else ""
+    return word.endswith("s") and not word.endswith("ss")
 
 
 def queries_for_sentence(passage: Passage, sentence: CandidateSentence, shared: dict):
