@@ -28,6 +28,7 @@ mention. Each rule is in `RULES` with its reason.
   Foreign Secretary", "Labour MPs", a date, "The", an acronym, a demonym, nor in a
   title-case headline). Flagged as the demonym above.
 """
+import functools
 import re
 from typing import List, NamedTuple, Tuple
 
@@ -122,6 +123,7 @@ def _name_word(word: str) -> bool:
             and word.lower().strip(".") not in TITLE_WORDS | OFFICE_TITLES)
 
 
+@functools.lru_cache(maxsize=256)   # asked once per mention of the same segment text
 def is_title_case(text: str) -> bool:
     """A headline written in title case: most of its words capitalised."""
     words = [w for w in re.findall(r"[A-Za-z]+", text) if len(w) > 3]
