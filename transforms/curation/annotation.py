@@ -97,7 +97,9 @@ class _Draft:
     mentions: list     # Mention
 
 
-def _draft_from_doc(doc, entity_labels) -> _Draft:
+def _draft_from_doc(doc, entity_labels, text=None) -> _Draft:
+    """`text`: the text the Doc was made from, if known (spaCy keeps it as written; Doc.text
+    rebuilds it from every token on each access)."""
     labels = set(entity_labels)
     # each Token's attributes read once (a Token object and its text are built per access)
     all_tokens = list(doc)
@@ -127,7 +129,7 @@ def _draft_from_doc(doc, entity_labels) -> _Draft:
         sentence_chars.add(idx[s])
         if _is_opening(words_of[s:e]):
             sentence_chars.add(idx[s + 1])
-    text = doc.text  # spaCy rebuilds Doc.text on every access
+    text = doc.text if text is None else text
     mentions = []
     for ent in ents:
         if ent.label_ in ("CARDINAL", "MONEY") and ent.start_char not in sentence_chars:
@@ -232,7 +234,7 @@ class Annotator:
             texts.extend(a.paragraphs)
             texts.extend(a.highlights)
         docs = self.nlp.pipe(texts, batch_size=max(self.config.batch_size, 16))
-        drafts = [_draft_from_doc(d, self.config.entity_labels) for d in docs]
+        drafts = [_draft_from_doc(d, self.config.entity_labels, t) for d, t in zip(docs, texts)]
         out, i = [], 0
         for a in articles:
             n_p, n_h = len(a.paragraphs), len(a.highlights)

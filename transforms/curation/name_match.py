@@ -2,6 +2,7 @@
 name (titles, possessives, a leading "the", an organisation's legal or club suffix
 dropped), its initials, and the name-part, short-form, acronym and one-edit typo tests
 that `coref.RuleBasedResolver` links mentions with. Pure functions; no Beam."""
+import functools
 import re
 import unicodedata
 
@@ -54,6 +55,7 @@ def _is_title(word: str, label, capitals=frozenset()) -> bool:
     return label in PERSON_LABELS and (word in TITLE_NOUNS or word in ROYAL_TITLES)
 
 
+@functools.lru_cache(maxsize=4096)   # coreference asks again for every mention of a name
 def normalise_name(text: str, label=None, suffixes: bool = True) -> str:
     """'Sen. Jeff Flake's' -> 'jeff flake'; 'the NBA' -> 'nba'; 'Miss King' -> 'king';
     "O'Donnell" -> "o'donnell"; 'General Motors' -> 'general motors' (a word title such

@@ -20,6 +20,7 @@ A promotion is recognised by its form, not by a list of whole lines:
 A quotation is never one ("'I encourage people to go check it out,' Obama said"): only
 text outside quotes at the start of a line or a sentence is read. Pure functions; no Beam.
 """
+import itertools
 import re
 from typing import List, Tuple
 
@@ -91,7 +92,8 @@ def find_promotions(text: str) -> List[Tuple[int, int]]:
             continue
         stop = _END.search(text, s)
         e = stop.end() if stop else len(text)
-        limit = [mm.end() for mm in re.finditer(r"\S+", text[s:])][:MAX_PROMOTION_WORDS]
+        limit = [mm.end() for mm in itertools.islice(re.finditer(r"\S+", text[s:]),
+                                                       MAX_PROMOTION_WORDS)]
         if limit:
             e = min(e, s + limit[-1])
         if not is_promotion(text[s:e]):

@@ -31,6 +31,7 @@ mention. Each rule is in `RULES` with its reason.
   ("African-American", "Irish-Americans") names that group, not its country or people
   (`hyphenated_identity`); flagged the same way, so the span stays as ReCoRD marks it.
 """
+import functools
 import re
 from typing import List, NamedTuple, Tuple
 
@@ -125,6 +126,7 @@ def _name_word(word: str) -> bool:
             and word.lower().strip(".") not in TITLE_WORDS | OFFICE_TITLES)
 
 
+@functools.lru_cache(maxsize=256)   # asked once per mention of the same segment text
 def is_title_case(text: str) -> bool:
     """A headline written in title case: most of its words capitalised."""
     words = [w for w in re.findall(r"[A-Za-z]+", text) if len(w) > 3]

@@ -153,18 +153,35 @@ def written_as_whole_words(name: str, text: str) -> bool:
     return False
 
 
+def _overlap_test(spans):
+    """(start, end) -> whether [start, end) overlaps one of `spans`: one table of covered
+    characters instead of a scan of every span per word (the scan where a span or the
+    word is empty or reversed, whose overlap a table cannot mark)."""
+    spans = list(spans)
+
+    def scan(a, b):
+        return any(a < e and s < b for s, e in spans)
+    if not all(0 <= s < e for s, e in spans):
+        return scan
+    covered = bytearray(max((e for _, e in spans), default=0))
+    for s, e in spans:
+        covered[s:e] = b"\x01" * (e - s)
+    return lambda a, b: 1 in covered[a:b] if a < b else scan(a, b)
+
+
 def cased_words(text: str, spans=()) -> list:
     """(word, in an entity) for the words of `text` as written, case kept, punctuation
     left out; `spans` are the (start, end) of its entity mentions."""
-    return [(m.group(), any(m.start() < e and s < m.end() for s, e in spans))
-            for m in _WORD.finditer(text)]
+    overlaps = _overlap_test(spans)
+    return [(m.group(), overlaps(m.start(), m.end())) for m in _WORD.finditer(text)]
 
 
 def written_tokens(text: str, spans=()) -> list:
     """(token, barred) for the tokens of `text` as written: words and punctuation marks;
     a mark, or a word inside an entity mention (`spans`), is barred from n-grams."""
+    overlaps = _overlap_test(spans)
     return [(m.group(), not any(ch.isalnum() for ch in m.group())
-             or any(m.start() < e and s < m.end() for s, e in spans))
+             or overlaps(m.start(), m.end()))
             for m in _TOKEN.finditer(text)]
 
 
