@@ -1,7 +1,8 @@
 """Running the stages of `transforms/stages.py` into one run folder, trustworthily.
 
 Fingerprints. A stage's completion marker records the hash of its effective settings
-(every field, defaults included), of its input files (path, size, and generation/etag or
+(every field, defaults included), of the tool's own Python source (`code_digest`: another
+version of the code is another run), of its input files (path, size, and generation/etag or
 modification time) for the stage that reads the corpus, and of its upstream stages'
 output manifests. A stage reruns when its fingerprint changed, when `--force` names it or
 a stage upstream of it, or when its outputs no longer match their manifests (a shard
@@ -37,6 +38,24 @@ log = logging.getLogger("build")
 def _digest(obj) -> str:
     blob = json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+
+
+_CODE_PACKAGES = ("beam_pipelines", "transforms", "models")
+
+
+def code_digest() -> str:
+    """The hash of the tool's own Python source (every .py file of its packages, by path
+    and content): a run folder built by another version of the code is not this run, even
+    with the same settings and inputs (its rules may have changed every output)."""
+    import pathlib
+
+    import transforms
+    root = pathlib.Path(transforms.__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for package in _CODE_PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
 
 
 def input_listing(config: BuildConfig) -> list:
@@ -99,12 +118,13 @@ class Builder:
         self.stages = plan(config)
         self.listings = {"generate": input_listing(config),
                          "human_validation": results_listing(config)}
+        self.code = code_digest()
 
     # -- what this run would record
     def own_parts(self, stage) -> dict:
         settings = stage.settings_of(self.config.settings)
         return {"settings": C.digest(settings),
-                "inputs": _digest(self.listings.get(stage.name, []))}
+                "inputs": _digest(self.listings.get(stage.name, [])), "code": self.code}
 
     def downstream_of(self, names) -> set:
         out, grew = set(names), True
@@ -136,6 +156,9 @@ class Builder:
                 diff = settings_changes(marker.get("settings") or {},
                                         C.as_dict(stage.settings_of(self.config.settings)))
                 out.append(f"{stage.name} settings: " + ("; ".join(diff[:4]) or "changed"))
+            if old.get("code") != new["code"]:
+                out.append(f"{stage.name}: built by another version of the tool's code "
+                           f"({old.get('code') or 'unrecorded'} -> {new['code']})")
             if old.get("inputs") != new["inputs"]:
                 out.append(f"{stage.name}: " + listing_changes(
                     self._saved_listing(stage.name), self.listings.get(stage.name, [])))

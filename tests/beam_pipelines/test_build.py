@@ -60,7 +60,7 @@ def test_build_runs_every_stage_with_fingerprints_and_a_valid_dataset(finished):
     assert list(markers) == STAGES
     for name in STAGES:
         marker = json.loads((out / "_build" / f"{name}.json").read_text())
-        assert set(marker["fingerprint"]) == {"settings", "inputs", "upstream"}
+        assert set(marker["fingerprint"]) == {"settings", "inputs", "code", "upstream"}
         assert marker["outputs"]
     # the upstream part names the stages read: a changed candidate set changes it
     assert set(markers["adversarial_filter"]["fingerprint"]["upstream"]) == {
@@ -236,6 +236,21 @@ def test_a_changed_default_is_seen(finished, tmp_path, monkeypatch):
     assert PassageConfig().min_entities == 5
     with pytest.raises(InputError, match=r"generate settings: passage.min_entities 4 -> 5"):
         build.run(_argv(out))
+
+
+def test_a_folder_built_by_other_code_is_refused_then_rebuilt_with_overwrite(
+        finished, tmp_path, monkeypatch, caplog):
+    """An upgraded tool must not pass a folder its old version built for its own run:
+    its rules may have changed every output."""
+    from transforms import builder
+    out = _copy(finished[0], tmp_path / "run")
+    monkeypatch.setattr(builder, "code_digest", lambda: "0123456789abcdef")
+    with pytest.raises(InputError, match=r"generate: built by another version of the tool's "
+                                         r"code \([0-9a-f]{16} -> 0123456789abcdef\)"):
+        build.run(_argv(out))
+    with caplog.at_level(logging.INFO, logger="build"):
+        build.run(_argv(out, "--overwrite"))
+    assert "[1/4] generate: start (fingerprint changed)" in caplog.text
 
 
 def test_a_changed_setting_in_a_config_file_is_seen(finished, tmp_path):
