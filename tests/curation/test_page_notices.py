@@ -23,6 +23,8 @@ NOTICE = "Media playback is not supported on this device"
     ("Your browser does not support the video tag. The club said so.", "The club said so."),
     ("Please enable JavaScript to view the comments powered by Disqus.", ""),
     ("Sorry, this video is not available in your region. Police said.", "Police said."),
+    ("He left. (Thanks to FOX Sports for bringing this to our attention.) Fans wept.",
+     "He left. Fans wept."),
 ])
 def test_a_notice_opening_a_sentence_goes_and_the_glued_sentence_stays(text, expected):
     out, n = strip_page_notices(text)
@@ -99,3 +101,33 @@ def test_no_sentence_of_the_real_corpus_has_a_photo_credit(corpus_dir):
     texts += [p.read_text(encoding="latin-1") for p in sorted(corpus_dir.glob("cnn_stories/*.story"))]
     assert len(texts) > 2400
     assert [c for t in texts for c in credited_captions(t)] == []
+
+
+@pytest.mark.parametrize("text, glued", [
+    ("Travel and living abroadSit on the sea wall with a Spanish conversation.", True),
+    ("Source: National Maritime Museum.\nThe convoys sailedThe ships went north.", True),
+    ("He bought an iPhone on eBay and a McDonald's meal, then watched YouTube.", False),
+    ("PlayStation and WhatsApp users met the FedEx driver.", False),
+])
+def test_two_pieces_of_a_page_run_together_are_glued_text(text, glued):
+    from transforms.curation.fragments import has_glued_text
+    assert has_glued_text(text) is glued
+
+
+def test_an_answer_only_in_glued_text_gives_no_query():
+    from transforms.curation.fragments import glued_around
+    text = ("He spoke Spanish at home. Travel and living abroadSit on the sea wall with "
+            "Spanish conversation. Then he left.")
+    first, last = text.index("Spanish"), text.rindex("Spanish")
+    assert not glued_around(text, first, first + 7)
+    assert glued_around(text, last, last + 7)
+
+
+def test_no_text_of_the_real_corpus_is_glued(corpus_dir):
+    import json
+
+    from transforms.curation.fragments import has_glued_text
+    texts = [json.loads(line)["article"] for line in open(corpus_dir / "cnndm_test250.jsonl")]
+    texts += [p.read_text(encoding="latin-1") for p in sorted(corpus_dir.glob("bbc_news/*/*.txt"))]
+    texts += [p.read_text(encoding="latin-1") for p in sorted(corpus_dir.glob("cnn_stories/*.story"))]
+    assert len(texts) > 2400 and not any(has_glued_text(t) for t in texts)

@@ -27,6 +27,9 @@ _PHRASES = (
     r"(?:view|watch|play|see|read)\b[^.!?\n]{0,60})?",
     # the credit line of agency copy, often glued to what follows ("... Press AssociationMatch ends")
     r"Report supplied by (?:the )?(?:Press Association|PA|Reuters|AFP|AP|Associated Press)",
+    # a blog's hat tip in brackets ("(Thanks to FOX Sports for bringing this to our attention.)")
+    r"\((?:Thanks|Hat tip|H/T) to [^()\n]{1,60}? for (?:bringing|pointing|sending|flagging|"
+    r"alerting)\b[^()\n]{0,60}\)",
     # media withdrawn or fenced
     r"(?:Sorry, )?(?:this|the) (?:video|clip|media|content) is (?:not available|unavailable)"
     r"(?: (?:in your (?:country|region|location)|on this device|to play))?",

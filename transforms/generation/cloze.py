@@ -17,6 +17,7 @@ from transforms.core.constants import PLACEHOLDER
 from transforms.core.hashing import fold_of
 from transforms.core.rules import Rule, first_rejection
 from transforms.curation.countries import country_form
+from transforms.curation.fragments import glued_around
 from transforms.curation.variants import is_ambiguous
 from transforms.generation.passages import CandidateSentence, Entity, Passage
 
@@ -61,6 +62,7 @@ class Mention(NamedTuple):
     sentence: CandidateSentence
     entity: Entity
     answers: list          # the passage mentions coreferent with it (`answers_for`)
+    glued: bool = False    # every answer mention sits in glued text (`fragments.glued_around`)
 
 
 QUERY_RULES = (
@@ -75,6 +77,7 @@ QUERY_RULES = (
     Rule("not_hyphenated_identity", "hyphenated_identity",
          lambda m, ctx, c: m.entity.not_answer != "hyphenated_identity"),
     Rule("answer_in_passage", "no_answer_in_passage", lambda m, ctx, c: bool(m.answers)),
+    Rule("answer_not_in_glued_text", "answer_in_glued_text", lambda m, ctx, c: not m.glued),
     Rule("answer_form_in_passage", "answer_form_not_in_passage",
          lambda m, ctx, c: form_in_answers(m.entity.text, m.answers)),
 )
@@ -108,7 +111,10 @@ def queries_for_sentence(passage: Passage, sentence: CandidateSentence, shared: 
     the first rule of `QUERY_RULES` the mention fails (`rules.is_rejected`)."""
     for j, m in enumerate(sorted(sentence.mentions, key=lambda m: (m.start, m.end))):
         qid = query_id(passage.passage_id, sentence.index, j)
-        mention = Mention(sentence, m, answers_for(passage, m.cluster))
+        answers = answers_for(passage, m.cluster)
+        glued = bool(answers) and all(glued_around(passage.text, a["start"], a["end"])
+                                      for a in answers)
+        mention = Mention(sentence, m, answers, glued)
         why = first_rejection(QUERY_RULES, mention)
         yield qid, why if why is not None else dict(
             shared, id=qid, query=make_query(sentence.text, m.start, m.end),

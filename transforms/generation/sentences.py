@@ -25,7 +25,7 @@ from typing import NamedTuple, Optional
 
 from transforms.core.config import setting
 from transforms.core.rules import Rule, first_rejection
-from transforms.curation.fragments import is_live_feed
+from transforms.curation.fragments import has_glued_text, is_live_feed
 from transforms.curation.promotions import is_promotion
 from transforms.generation.passages import (
     CandidateSentence,
@@ -136,6 +136,7 @@ STORY_RULES = (
     Rule("not_caption", "caption", lambda s, ctx, c: not is_caption(s.text)),
     Rule("not_promotion", "promotion", lambda s, ctx, c: not is_promotion(s.text)),
     Rule("not_live_feed", "live_feed", lambda s, ctx, c: not is_live_feed(s.text)),
+    Rule("not_glued", "glued_text", lambda s, ctx, c: not has_glued_text(s.text)),
 )
 MIN_TOKENS = Rule("min_tokens", "under_{min_tokens}_tokens",
                   lambda s, ctx, c: has_min_tokens(s, c))
