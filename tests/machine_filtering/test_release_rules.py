@@ -52,6 +52,26 @@ def test_aliases_keep_case_whole_words_and_organisations_tagged_as_people():
     assert aliases.alias_in_query(titled) == ("Ray", "title-stripped")
 
 
+def test_the_answers_country_in_another_form_is_written_in_the_query():
+    # a held-out reader (CNN, 2026-11-26): "America's farm sector, @placeholder law
+    # enforcement" answered by "U.S."
+    passage = "The U.S. Justice Department charged two Chinese nationals. China denied it."
+    ents = [("U.S.", "GPE"), ("Chinese", "NORP"), ("China", "GPE")]
+    r = row(passage, "A threat to America's farm sector, @placeholder law enforcement said.",
+            "U.S.", ents)
+    assert aliases.alias_in_query(r) == ("America", "country form")
+    assert check_row(r).reason == "answer_in_query"
+    # another country, or the country's word inside another name, is no giveaway
+    assert aliases.alias_in_query(row(passage, "China's farm sector, @placeholder said.",
+                                      "U.S.", ents)) is None
+    assert aliases.alias_in_query(row(passage, "Americans and @placeholder officials met.",
+                                      "U.S.", ents)) == ("Americans", "country form")
+    assert aliases.alias_in_query(row(passage, "US Soccer and @placeholder officials met.",
+                                      "U.S.", ents)) is None
+    assert aliases.alias_in_query(row(passage, "UK Sport and @placeholder officials met.",
+                                      "U.S.", ents)) is None
+
+
 def test_only_compatible_entity_needs_a_cue_and_one_entity_of_its_type():
     one_woman = row(NEIGHBOUR, "The police spoke to Ms @placeholder on Friday.",
                     "Emma Jackson", [e for e in NEIGHBOUR_ENTS if e[0] != "Jackson"])

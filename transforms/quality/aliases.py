@@ -107,14 +107,40 @@ def _word_pattern(alias: str):
     return re.compile(r"(?<![\w@])" + re.escape(alias) + r"(?![\w])")
 
 
+_CAPITALISED_RUN = re.compile(r"[A-Z][\w.]*(?:['’]s)?(?: [A-Z][\w.]*(?:['’]s)?){0,2}")
+
+
+def country_in_query(row: dict) -> Optional[str]:
+    """A name of the answer's country written in the query in another form ("America's
+    farm sector, @placeholder law enforcement" answered by "U.S."; "Britain" for
+    "British"): the answer written in the query. A whole capitalised run of up to three
+    words, a possessive and a leading "The" off, read by `countries.country_of` ("UK" of
+    "UK Sport" is part of another name)."""
+    from transforms.curation.countries import country_of
+    codes = {country_of(a["text"]) for a in row.get("answers") or ()} - {None}
+    if not codes:
+        return None
+    query = plain(row.get("query") or "").replace(PLACEHOLDER, " \x00 ")
+    for m in _CAPITALISED_RUN.finditer(query):
+        words = _POSSESSIVE.sub("", m.group(0)).rstrip(",").split()
+        if words and words[0] == "The":
+            words = words[1:]
+        text = " ".join(words)       # the whole name: "UK" of "UK Sport" is no country
+        if text and country_of(text) in codes:
+            return text
+    return None
+
+
 def alias_in_query(row: dict) -> Optional[tuple]:
     """(alias, form) of the first answer alias written in the query outside the
-    placeholder (whole words, case kept), longest alias first; None when there is none."""
+    placeholder (whole words, case kept), longest alias first, or the answer's country
+    in another form (`country_in_query`); None when there is none."""
     query = plain(row.get("query") or "").replace(PLACEHOLDER, " \x00 ")
     for alias, form in sorted(answer_aliases(row).items(), key=lambda kv: (-len(kv[0]), kv[0])):
         if _word_pattern(alias).search(query):
             return alias, form
-    return None
+    country = country_in_query(row)
+    return (country, "country form") if country else None
 
 
 def clusters(row: dict) -> list:
