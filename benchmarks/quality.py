@@ -63,9 +63,14 @@ SPEECH = re.compile(r"\b(?:said|says|added|adds|told|tells|explained|wrote|write
                     r"states|posted|announced)\b")
 
 
+# a writer's lead-in addressed to the reader, not a label: "Just look at the numbers: ..."
+LEAD_IN = re.compile(r"\b(?:look at|consider|remember|imagine|think about|note|take)\b",
+                     re.IGNORECASE)
+
+
 def caption_opening(query: str) -> bool:
     m = CAPTION_OPENING.match(query)
-    return bool(m) and not SPEECH.search(m.group(0))
+    return bool(m) and not SPEECH.search(m.group(0)) and not LEAD_IN.search(m.group(0))
 ARTEFACTS = ("Scroll down", "(pictured)", "(left)", "(right)")
 # the same photo positions written between commas ("Hussen, left, took his daughter")
 COMMA_POSITION = re.compile(r", (?:left|right|centre|center|pictured)[,;]")

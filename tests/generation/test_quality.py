@@ -65,5 +65,8 @@ def test_no_stat_box_link_headline_or_glued_caption_query(real_queries):
 def test_caption_detector_of_the_benchmark():
     assert quality.caption_opening("Lurking: @placeholder was outside the house")
     assert not quality.caption_opening("He said: '@placeholder was outside'")
+    # a CNN opinion piece's lead-in (cnndm_test250): a sentence, not a caption label
+    assert not quality.caption_opening("Just look at the numbers: More than one-third of "
+                                       "@placeholder adults are obese.")
     assert quality.starts_with_title("Mr Docherty") and not quality.starts_with_title("Docherty")
     assert not quality.starts_with_title("General Election", "EVENT")
