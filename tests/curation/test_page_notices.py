@@ -6,6 +6,7 @@ import collections
 
 import pytest
 
+from tests.fixtures.corpus_texts import corpus_texts
 from transforms.curation.clean import clean_article
 from transforms.curation.notices import strip_page_notices
 from transforms.ingestion.articles import Article
@@ -93,12 +94,8 @@ def test_a_dateline_or_an_aside_is_no_credit(text):
 
 
 def test_no_sentence_of_the_real_corpus_has_a_photo_credit(corpus_dir):
-    import json
-
     from transforms.curation.captions import credited_captions
-    texts = [json.loads(line)["article"] for line in open(corpus_dir / "cnndm_test250.jsonl")]
-    texts += [p.read_text(encoding="latin-1") for p in sorted(corpus_dir.glob("bbc_news/*/*.txt"))]
-    texts += [p.read_text(encoding="latin-1") for p in sorted(corpus_dir.glob("cnn_stories/*.story"))]
+    texts = corpus_texts(corpus_dir)
     assert len(texts) > 2400
     assert [c for t in texts for c in credited_captions(t)] == []
 
@@ -124,10 +121,6 @@ def test_an_answer_only_in_glued_text_gives_no_query():
 
 
 def test_no_text_of_the_real_corpus_is_glued(corpus_dir):
-    import json
-
     from transforms.curation.fragments import has_glued_text
-    texts = [json.loads(line)["article"] for line in open(corpus_dir / "cnndm_test250.jsonl")]
-    texts += [p.read_text(encoding="latin-1") for p in sorted(corpus_dir.glob("bbc_news/*/*.txt"))]
-    texts += [p.read_text(encoding="latin-1") for p in sorted(corpus_dir.glob("cnn_stories/*.story"))]
+    texts = corpus_texts(corpus_dir)
     assert len(texts) > 2400 and not any(has_glued_text(t) for t in texts)
