@@ -76,8 +76,22 @@ def _sync(device):
         torch.cuda.synchronize()
 
 
+def _reset_peak(device):
+    import torch
+    if device.type == "cuda":
+        torch.cuda.reset_peak_memory_stats(device)
+
+
+def _peak_mib(device):
+    import torch
+    if device.type != "cuda":
+        return None
+    return round(torch.cuda.max_memory_allocated(device) / 2**20)
+
+
 def measure(data: str, device: str = "cuda", steps: int = 40, batch: int = 8,
-            score_batch_size: int = 64) -> dict:
+            score_batch_size: int = 64, train_batches: tuple = (),
+            score_batches: tuple = ()) -> dict:
     import torch
     from torch.nn.utils.rnn import pad_sequence
     from transformers import AutoConfig, AutoModel
@@ -108,20 +122,37 @@ def measure(data: str, device: str = "cuda", steps: int = 40, batch: int = 8,
             opt.step()
         _sync(dev)
 
-    train_steps(5)                                      # warm-up: kernels, allocator
-    t = time.perf_counter()
-    train_steps(steps)
-    sec = time.perf_counter() - t
-    out["train_queries_per_s"] = round(steps * batch / sec, 1)
-    model.eval()
-    score_batch(model, examples[:score_batch_size], dev)
-    _sync(dev)
-    t, n = time.perf_counter(), 0
-    for i in range(0, len(examples), score_batch_size):
-        score_batch(model, examples[i:i + score_batch_size], dev)
-        n += len(examples[i:i + score_batch_size])
-    _sync(dev)
-    out["score_queries_per_s"] = round(n / (time.perf_counter() - t), 1)
+    def timed_training(b):
+        nonlocal batch
+        batch = b
+        train_steps(5)                                  # warm-up: kernels, allocator
+        _reset_peak(dev)
+        t = time.perf_counter()
+        train_steps(steps)
+        return round(steps * b / (time.perf_counter() - t), 1), _peak_mib(dev)
+
+    def timed_scoring(b):
+        model.eval()
+        score_batch(model, examples[:b], dev)
+        _sync(dev)
+        _reset_peak(dev)
+        t, n = time.perf_counter(), 0
+        for i in range(0, len(examples), b):
+            score_batch(model, examples[i:i + b], dev)
+            n += len(examples[i:i + b])
+        _sync(dev)
+        return round(n / (time.perf_counter() - t), 1), _peak_mib(dev)
+
+    out["train_queries_per_s"], _ = timed_training(batch)
+    out["score_queries_per_s"], _ = timed_scoring(score_batch_size)
+    # --batch_size sweeps (models.training's step and the filter's score_batch at other
+    # batch sizes): queries/s and the peak GPU memory a worker needs at each
+    for b in train_batches:
+        qps, mib = timed_training(b)
+        out.setdefault("train_sweep", {})[str(b)] = {"queries_per_s": qps, "peak_mib": mib}
+    for b in score_batches:
+        qps, mib = timed_scoring(b)
+        out.setdefault("score_sweep", {})[str(b)] = {"queries_per_s": qps, "peak_mib": mib}
     # the hardness reader's encoder: same arithmetic as models.embedding_reader
     texts = json.loads((data / "reader_texts.json").read_text())
     enc = AutoModel.from_config(AutoConfig.for_model(**config)).to(dev).eval()
@@ -160,11 +191,27 @@ def main(argv=None):
     b.add_argument("--data", required=True)
     b.add_argument("--device", default="cuda")
     b.add_argument("--steps", type=int, default=40)
+    b.add_argument("--train_batches", default="",
+                   help="comma-separated training batch sizes to sweep, e.g. 8,32,64")
+    b.add_argument("--score_batches", default="",
+                   help="comma-separated scoring batch sizes to sweep, e.g. 64,256")
     args = p.parse_args(argv)
     if args.cmd == "prepare":
         print(json.dumps(prepare(args.candidates, args.out, args.limit)))
     else:
-        measure(args.data, args.device, args.steps)
+        measure(args.data, args.device, args.steps,
+                train_batches=_sizes(args.train_batches),
+                score_batches=_sizes(args.score_batches))
+
+
+def _sizes(text: str) -> tuple:
+    try:
+        sizes = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise SystemExit(f"error: batch sizes must be comma-separated integers, got {text!r}")
+    if any(n < 1 for n in sizes):
+        raise SystemExit(f"error: batch sizes must be at least 1, got {text!r}")
+    return sizes
 
 
 if __name__ == "__main__":
