@@ -53,6 +53,7 @@ from transforms.core.rules import Rule, first_rejection
 from transforms.machine_filtering import lexical
 from transforms.machine_filtering.entity_types import (
     compatible_entities,
+    only_linked_entity,
     query_type_cue,
     role_holder,
 )
@@ -170,6 +171,9 @@ def not_only_compatible_entity(row: dict, config: ReleaseConfig):
         held, fine = role_holder(row), only_fine_entity(row)
         if fine is not None and held is None:
             return False, fine
+        linked = only_linked_entity(row) if held is None else None
+        if linked is not None:
+            return False, linked
         return True if held is None else (False, (
             f"role {held[0]!r} (query: {held[1]!r}) is written before the answer alone in "
             f"the passage"))
