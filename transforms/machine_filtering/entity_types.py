@@ -10,12 +10,20 @@ and "X government" cues, plus "people of X" and "head of X"; read with the
 mention in the placeholder's place: "said Mr Fischer" -> PERSON, "in Austria" -> a place,
 "the Chelsea boss" -> a team), else its NER label; a name with a club's or an
 organisation's word ("United", "plc", "Party") also votes ORG, one opening
-with a title ("Mr", "President") PERSON. An entity fits a
+with a title ("Mr", "President") PERSON, a full name opening with a listed given name
+PERSON too ("Rio Ferdinand" tagged GPE), a country's name or demonym `COUNTRY` ("Iran",
+"British"); a PERSON-tagged name ending in a place's head noun ("Kevin Lynch Park") a
+place instead. An entity fits a
 cue when at least half its mentions vote for one of the cue's labels (a tie fits: an
 unclear rival still counts, so the rule rejects less). General English cues only, no
 gazetteer. Query cues: `quality.cues` and `ROLE_CUES` here (works, sides, parties, a
-quote's speaker); an entity the query names is no rival (`named_in_query`); a role word of
-the query written before the answer alone (`role_holder`) is a cue too.
+quote's speaker); an entity the query names is no rival (`named_in_query`: its mention's
+words, or a surname one passage person carries, "Ms O'Neill"); a role word of the query
+written before the answer alone (`role_holder`) is a cue too, and so are links
+(`only_linked_entity`): the placeholder coordinated with or set against an entity the
+query names takes its kind ("a row between @placeholder and the UK": a country, Tehran no
+rival; "@placeholder and Rangers"; "@placeholder v Porto": a side), and "Guardiola's side"
+in the query with "Bayern Munich manager Pep Guardiola" in the passage names the answer.
 """
 import collections
 import re

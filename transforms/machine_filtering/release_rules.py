@@ -21,7 +21,10 @@ source sentence. Order, and why:
    that type the query does not name itself, each entity's type by its mentions' votes,
    not NER's label alone (`entity_types.py`: "in Austria" is a place though tagged
    PERSON); or, with no such cue, a role word of the query ("captained") is written
-   before the answer alone ("Captain Jeremy Bates"): no reading needed.
+   before the answer alone ("Captain Jeremy Bates"), or the placeholder is coordinated
+   with or set against an entity the query names and the answer is the only other of its
+   kind ("between @placeholder and the UK"), or the query names the answer's manager
+   ("Guardiola's side"; `entity_types.only_linked_entity`): no reading needed.
 5. `article_agreement`: "a"/"an" before the placeholder fits the answer's name and no
    other passage entity of its kind.
 6. `shared_role_word`: a role word beside the placeholder ("manager") stands beside the
