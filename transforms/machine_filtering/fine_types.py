@@ -12,7 +12,9 @@ passage's other ORG a club). Read, like `entity_types`, from general English, no
 - a query's fine cue (`FINE_CUES`, the first that matches): "according to the
   @placeholder", "@placeholder reported" -> news media; "winners of the @placeholder",
   "won the @placeholder" -> an award or event; "@placeholder judge" -> a court; "this year's
-  @placeholder" -> an event; "Ms @placeholder" -> a woman, "Mr @placeholder" -> a man
+  @placeholder" -> an event; "a pundit on @placeholder", "the @placeholder host" -> a
+  broadcaster; "a quarter of the @placeholder left", "relegated from the @placeholder" ->
+  a competition; "Ms @placeholder" -> a woman, "Mr @placeholder" -> a man
   (the answer shown to be one by a given name of the lists or a gendered title, each
   rival a real person not shown to be of the other gender), else a real person.
 
@@ -103,6 +105,14 @@ FINE_CUES = (
                         rf"interview with|reported by|quoted by) the {_P}\b(?!['’])|"
                         rf"{_P}(?:['’]s)? (?:newspaper|paper|tabloid|reported|reports|"
                         rf"columnist|editor|reporter|journalist|front page)\b", NEWS),
+    # a broadcaster's programme and people ("a pundit on @placeholder", "the @placeholder
+    # host"); not "the @placeholder host city/nation"
+    _cue("broadcast_role", rf"\b(?:pundit|presenter|host|commentator|analyst|anchor|guest|"
+                           rf"appearing|appeared|appears|interviewed|aired|broadcast|shown|"
+                           rf"televised|screened) on {_P}\b|{_P}(?:['’]s)? (?:host|presenter|"
+                           rf"anchor|pundit|commentator|programme|program|documentary|"
+                           rf"interview|broadcast|viewers|airwaves)\b(?! (?:city|cities|nation|"
+                           rf"country|club|town|team|side|venue))", NEWS),
     _cue("award_won", rf"\b(?:winners? of|won|wins|win|winning|nominated for|nominations? "
                       rf"for|shortlisted for|scooped|picked up) (?:the |a |an |this year's "
                       rf"|last year's )?{_P}\b|{_P} (?:nominations?|nominees?|winners?|"
@@ -119,6 +129,13 @@ FINE_CUES = (
                        rf"until|at|this|next|last)\b|"
                        rf"\b(?:unveiled|showcased|on show|on display|launched|held) at "
                        rf"the {_P}\b", EVENT, AWARD),
+    # a part or a place in a league's season ("a quarter of the @placeholder left", "the
+    # bottom of the @placeholder", "relegated from the @placeholder", "the @placeholder
+    # title"): a competition
+    _cue("season_part", rf"\b(?:top|bottom|foot|rest|quarter|half|third|end|middle|"
+                        rf"remainder) of the {_P}\b|\b(?:promoted|promotion|relegated|"
+                        rf"relegation) (?:to|from|in|out of) the {_P}\b|\bthe {_P} (?:table|"
+                        rf"title|season|standings|fixtures?|leaders|trophy|crown)\b", EVENT),
     _cue("band_member", rf"{_P}(?:['’]s)? (?:frontman|guitarist|drummer|bassist|"
                         rf"lead singer|singer|reunion|tour)\b|\bformer {_P}(?: "
                         rf"(?:frontman|guitarist|drummer|bassist|star|singer)\b|,| [a-z]+ed\b)",

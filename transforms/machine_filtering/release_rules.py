@@ -21,7 +21,10 @@ source sentence. Order, and why:
    that type the query does not name itself, each entity's type by its mentions' votes,
    not NER's label alone (`entity_types.py`: "in Austria" is a place though tagged
    PERSON); or, with no such cue, a role word of the query ("captained") is written
-   before the answer alone ("Captain Jeremy Bates"): no reading needed.
+   before the answer alone ("Captain Jeremy Bates"), or the placeholder is coordinated
+   with or set against an entity the query names and the answer is the only other of its
+   kind ("between @placeholder and the UK"), or the query names the answer's manager
+   ("Guardiola's side"; `entity_types.only_linked_entity`): no reading needed.
 5. `article_agreement`: "a"/"an" before the placeholder fits the answer's name and no
    other passage entity of its kind.
 6. `shared_role_word`: a role word beside the placeholder ("manager") stands beside the
@@ -53,6 +56,7 @@ from transforms.core.rules import Rule, first_rejection
 from transforms.machine_filtering import lexical
 from transforms.machine_filtering.entity_types import (
     compatible_entities,
+    only_linked_entity,
     query_type_cue,
     role_holder,
 )
@@ -170,6 +174,9 @@ def not_only_compatible_entity(row: dict, config: ReleaseConfig):
         held, fine = role_holder(row), only_fine_entity(row)
         if fine is not None and held is None:
             return False, fine
+        linked = only_linked_entity(row) if held is None else None
+        if linked is not None:
+            return False, linked
         return True if held is None else (False, (
             f"role {held[0]!r} (query: {held[1]!r}) is written before the answer alone in "
             f"the passage"))

@@ -4,8 +4,10 @@ club" an organisation, "the city of @placeholder" a place). Each cue is a named 
 around the placeholder and the entity labels it leaves possible; `query_cue` gives the
 first that matches, in table order (the narrowest first). General English cues, not
 fitted to a corpus: honorifics, offices, family and team roles before a name; an age or
-"who" after it; team, company, party and state words next to it; a place preposition before it
-(docs/adversary.md, "Release rules").
+"who" after it, or a personal pronoun later in its sentence; team, company, kind of
+organisation, party, country and state words next to it; a place preposition before it
+(docs/adversary.md, "Release rules"). `COUNTRY` is a vote, not an NER label: a country's
+name or demonym carries it (`machine_filtering.entity_types`).
 """
 import re
 from typing import NamedTuple, Optional
@@ -43,6 +45,20 @@ STATE_AFTER = ("government|capital|embassy|border|authorities|president|prime mi
                "citizens?|nationals?|troops|army|military|forces|soldiers|coast|parliament|"
                "economy|people|voters|adults")
 PRONOUNS = "he|she|him|his|her|himself|herself"
+# a kind of organisation named by a noun right after "the @placeholder" ("the Changing
+# Places group"); not council/committee/union, said of towns and parties too
+ORG_KINDS = ("group|charity|organisation|organization|campaign group|foundation|trust|"
+             "association|agency|society|institute|movement|network|coalition|alliance|"
+             "company|firm|club|outfit|brand|retailer|chain|label|publisher")
+# what a country has and a city or a people rarely does ("the @placeholder crude oil
+# supply", "@placeholder law enforcement"): read as a country (`COUNTRY`)
+NATIONAL_AFTER = ("crude|oil supply|oil supplies|oil production|gas supply|energy supply|"
+                  "exports?|imports?|trade deficit|national debt|currency|gdp|treasury|navy|"
+                  "air force|armed forces|intelligence services?|intelligence agencies|"
+                  "law enforcement|lawmakers|diplomats|consulate|constitution|taxpayers|"
+                  "ambassador|foreign ministry|foreign minister|defence ministry|"
+                  "defense department|state department|state media|state television")
+COUNTRY = frozenset({"COUNTRY"})   # a vote a country's name or demonym carries (entity_types)
 
 
 class Cue(NamedTuple):
@@ -51,8 +67,8 @@ class Cue(NamedTuple):
     labels: frozenset
 
 
-def _cue(name: str, pattern: str, labels: frozenset) -> Cue:
-    return Cue(name, re.compile(pattern, re.IGNORECASE), labels)
+def _cue(name: str, pattern: str, labels: frozenset, flags=re.IGNORECASE) -> Cue:
+    return Cue(name, re.compile(pattern, flags), labels)
 
 
 CUES = (
@@ -63,16 +79,23 @@ CUES = (
     # pronoun in the placeholder's own clause (no sentence or quote boundary between)
     _cue("pronoun_after", rf"{_P}(?:'s)?\b[^.;!?\"“”]{{0,50}}?\b(?:{PRONOUNS})\b", PERSON),
     _cue("club_after", rf"\bthe {_P} (?:club|outfit)\b", ORG),
+    _cue("organisation_after", rf"\bthe {_P} (?:{ORG_KINDS})\b", ORG),
     _cue("company_before", rf"\b(?:{COMPANY_BEFORE}) {_P}\b", ORG),
     _cue("company_after", rf"{_P}(?:['’]s)? (?:{COMPANY_AFTER})\b", ORG),
     _cue("party_after", rf"{_P} (?:party|parties)\b", PARTY),
     _cue("team_before", rf"\b(?:club|clubs|side|team|rivals|champions|outfit) {_P}\b", TEAM),
     _cue("team_after", rf"{_P}(?:['’]s)? (?:{TEAM_AFTER})\b", TEAM),
     _cue("place_word_before", rf"\b(?:{PLACE_WORDS}) (?:of )?{_P}\b", PLACE),
+    _cue("national_after", rf"{_P}(?:['’]s)? (?:{NATIONAL_AFTER})\b", COUNTRY),
     _cue("state_after", rf"{_P}(?:['’]s)? (?:{STATE_AFTER})\b", STATE),
     _cue("based_after", rf"{_P}-based\b", PLACE),
     _cue("place_preposition_before",
          rf"\b(?:in|near|outside|across|throughout) {_P}\b(?!['’]s?\b|-)", PLACE),
+    # "... @placeholder noticed that the rims had been painted, and her steering wheel":
+    # a personal pronoun further on in the same sentence, no capitalised word (another
+    # name a pronoun could stand for) and no sentence or quote mark between (case kept)
+    _cue("pronoun_in_sentence",
+         rf"{_P}(?:'s)?\b[^.;!?\"“”A-Z]{{0,150}}?\b(?:{PRONOUNS})\b", PERSON, 0),
 )
 
 
