@@ -79,6 +79,11 @@ def test_an_organisations_first_word_is_a_short_form_of_a_two_word_name_only():
     c = clusters(("United", "ORG"), ("Manchester United", "ORG"),
                  ("Sinfonia", "ORG"), ("Royal Northern Sinfonia", "ORG"))
     assert c[0] == c[1] and c[2] == c[3]
+    # an acronym in capitals is no short form of a name it opens, so no rival either:
+    # cnndm_test250's "ISS" beside "International Space Station" and "ISS Progress 59"
+    c = clusters(("International Space Station", "ORG"), ("ISS", "ORG"),
+                 ("ISS Progress 59", "ORG"))
+    assert c[1] == c[0] != c[2]
 
 
 def split(text, label="ORG"):

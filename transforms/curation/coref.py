@@ -248,7 +248,8 @@ class RuleBasedResolver:
                     continue
                 if alias in owners[full]:
                     continue          # "Gateshead" is not "Gateshead's Sage Centre"
-                if org[name] and org[full] and not person[full] and opens_longer_name(alias, full):
+                if org[name] and org[full] and not person[full] and not acronym[name] \
+                        and opens_longer_name(alias, full):
                     rivals.add(uf.find(full))     # "Detroit" / "Detroit Red Wings"
                 if any(is_acronym_of(alias, f) for f in unsuffixed[full] | {full}) or (
                         person[full] and not group[name]
