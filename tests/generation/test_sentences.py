@@ -79,8 +79,9 @@ def test_two_rule_tables_in_the_rules_convention():
     for table in (PAPER_RULES, RECORD_RULES):
         assert all(isinstance(r, Rule) for r in table)
         # text that is not a sentence of the story goes first, whatever the profile
-        assert [r.reason for r in table][:5] == ["caption", "promotion", "live_feed",
-                                                 "glued_text", "under_{min_tokens}_tokens"]
+        assert [r.reason for r in table][:6] == ["caption", "promotion", "live_feed",
+                                                 "glued_text", "roster_line",
+                                                 "under_{min_tokens}_tokens"]
     assert SentenceConfig().rules == "record"
     assert [r.name for r in PAPER_RULES] != [r.name for r in RECORD_RULES]
 

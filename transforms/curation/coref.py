@@ -14,11 +14,14 @@ replace it: anything that maps a list of mentions to one cluster key per mention
 - a title used alone links to the titled name ("the Pope" -> "Pope Francis");
 - an acronym links to the name it abbreviates ("NBA" -> "National Basketball Association");
 - an organisation's one-word short form links to its name ("United" -> "Manchester
-  United"), never a generic word ("University"), but an institution's head noun written
-  alone with a capital links to the one name of the article it ends ("the Commission" ->
-  "European Commission"); a name written with abbreviated words links to the name ("Man
-  Utd" -> "Manchester United"); a club is called by the name after its abbreviation
-  ("Milan" -> "AC Milan", whatever label NER gave "Milan");
+  United"; a first word only of a name of two words: "Hillsborough" is not "Hillsborough
+  Family Support Group", though such a name makes the word ambiguous: "Detroit" beside
+  "Detroit Tigers" and "Detroit Red Wings"), never a generic word ("University"), but an
+  institution's head noun written alone with a capital links to the one name of the
+  article it ends ("the Commission" -> "European Commission"); a name written with
+  abbreviated words links to the name ("Man Utd" -> "Manchester United"); a club is
+  called by the name after its abbreviation ("Milan" -> "AC Milan", whatever label NER
+  gave "Milan");
 - a misspelled variant links to the name (Levenshtein distance 1, rapidfuzz;
   `name_match.is_typo_of`, with the normal form and the name-part tests): names of two
   or more words where the edit falls in a word of five or more letters ("Everado Custodio"
@@ -58,6 +61,7 @@ from transforms.curation.name_match import (
     is_typo_of,
     name_words,
     normalise_name,
+    opens_longer_name,
     trailing_names,
 )
 from transforms.curation.names import ROYAL_TITLES, TITLE_NOUNS
@@ -238,12 +242,15 @@ class RuleBasedResolver:
         ambiguous = set()
         for name in plain:
             alias = base[name]
-            targets = set()
+            targets, rivals = set(), set()
             for full in multi:
                 if full == name:
                     continue
                 if alias in owners[full]:
                     continue          # "Gateshead" is not "Gateshead's Sage Centre"
+                if org[name] and org[full] and not person[full] and not acronym[name] \
+                        and opens_longer_name(alias, full):
+                    rivals.add(uf.find(full))     # "Detroit" / "Detroit Red Wings"
                 if any(is_acronym_of(alias, f) for f in unsuffixed[full] | {full}) or (
                         person[full] and not group[name]
                         and (is_name_part(alias, full) or alias in given_name_parts(full))
@@ -269,8 +276,10 @@ class RuleBasedResolver:
             if not targets and alias != name:
                 targets |= _same_surname(name, alias, plain, gender, uf)
             targets.discard(uf.find(name))
+            if targets and rivals - targets:
+                ambiguous.add(name)       # a longer name it opens is another candidate
             # exactly one antecedent: link; none or several (ambiguous): stand alone
-            if len(targets) == 1:
+            elif len(targets) == 1:
                 uf.union(name, targets.pop())
             elif len(targets) > 1:
                 ambiguous.add(name)

@@ -5,6 +5,8 @@ never by "Mary Kelly". Gender is known only from what the article writes:
 - a title or a kinship or role noun right before the mention (`gender_cue`): "Mrs",
   "Ms", "Miss", "Lady", "Queen"; "Mr", "Sir", "Lord", "King"; "his wife June Phillips",
   "her husband Ronald", "mother Chloe King" (an apposition comma may stand between);
+- a spouse named through the mention's possessive (`spouse_cue`): "Sterling's wife" is
+  a man's wife, "Smith's husband" a woman's husband;
 - a given name that is used for one sex only (`given_name_gender`): a short list of
   common English-language given names, written for this rule; a name not in it is
   unknown.
@@ -55,6 +57,10 @@ muhammad nathan neil nicholas nick nigel noah oliver oscar owen patrick paul ped
 philip phillip ralph randy ray raymond richard rick robert rodney roger ron ronald roy
 russell ryan samuel scott sean sebastian simon stanley stephen steve steven stuart ted
 terry thomas tim timothy todd tom tommy tony trevor victor vincent walter wayne william
+andre anton bruno caleb conor connor dmitry edgar elijah emil ethan felix gerard giovanni
+hector igor isaac jorge julian karl lionel lloyd louis manuel marco miguel mohamed
+nelson norman omar pablo rafael ricardo roberto rodrigo rupert sergei sergio vladimir
+wesley zachary
 """.split())
 FEMALE_NAMES = frozenset("""
 abigail alice alison amanda amber amy andrea angela angelina ann anna anne annie april
@@ -70,6 +76,10 @@ melanie melissa michelle monica nancy natalie nicola nicole olivia pamela patric
 paula pauline penny rachel rebecca rose ruby ruth sally samantha sandra sarah sharon
 sheila shirley sophie stephanie sue susan suzanne tammy teresa theresa tina tracy
 valerie vanessa victoria virginia wendy yvonne zoe
+beatrice camilla carmen danielle esther gabrielle gina harriet heidi jasmine kayla
+kristen leah lena mia michele molly naomi natasha nora olga rachael rita rochelle rosa
+sabrina serena shelley shelly sheryl sonia stacey sylvia tamara tanya tiffany ursula
+vera whitney yolanda
 """.split())
 
 _BEFORE = re.compile(r"([A-Za-z][\w'’.-]*)\.?,?\s+$")
@@ -104,6 +114,26 @@ def gender_cue(text: str, start: int, max_words: int = 3) -> Optional[str]:
             return None
         head = head[:m.start()]
     return None
+
+
+# "Sterling's wife", "Smith's late husband": the owner is the spouse of the other sex
+_SPOUSE_AFTER = re.compile(r"['’]s? (?:late |former |estranged |ex-|new )?"
+                           r"(wife|widow|husband|widower)\b")
+_SPOUSE_OF = {"wife": MALE, "widow": MALE, "husband": FEMALE, "widower": FEMALE}
+
+
+def spouse_cue(text: str, end: int) -> Optional[str]:
+    """The gender a spouse noun after the mention's possessive gives its owner:
+    "after Sterling's wife sued her" -> "m", "Mrs Smith's husband" -> "f". Only spouse
+    nouns: "Smith's daughter", "Smith's mother" say nothing of Smith."""
+    m = _SPOUSE_AFTER.match(text, end)
+    return _SPOUSE_OF[m.group(1)] if m else None
+
+
+def mention_cue(text: str, start: int, end: int) -> Optional[str]:
+    """A mention's gender cue: the words before it (`gender_cue`), else a spouse noun
+    after its possessive (`spouse_cue`)."""
+    return gender_cue(text, start) or spouse_cue(text, end)
 
 
 def given_name_gender(name: str) -> Optional[str]:

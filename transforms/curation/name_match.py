@@ -26,6 +26,7 @@ PERSON_LABELS = {"PERSON"}
 GROUP_LABELS = {"NORP"}
 ORG_LABELS = {"ORG"}
 _STOP_IN_ACRONYM = {"of", "and", "the", "for", "in", "on", "at", "de", "du", "la", "le", "&"}
+CONNECTING_WORDS = frozenset({"of", "for"})   # no tail of a name past them is the name
 _POSSESSIVE = re.compile(r"(?:'s|')$", re.IGNORECASE)
 _INNER_POSSESSIVE = re.compile(r"(?<=\w)'s\b", re.IGNORECASE)
 _NON_WORD = re.compile(r"[^\w\s'-]")
@@ -99,20 +100,37 @@ def is_name_part(alias: str, full: str) -> bool:
 
 
 def is_short_form(alias: str, full: str) -> bool:
-    """'united' for 'manchester united', 'arsenal' for 'arsenal ladies' (first or last
-    word, never a generic word)."""
+    """'united' for 'manchester united', 'arsenal' for 'arsenal ladies' (the last word,
+    or the first of a name of two words; never a generic word). The first word of a
+    longer name is what it is named after, not the name: 'hillsborough' (the disaster)
+    is not 'hillsborough family support group', 'virgin' not 'virgin atlantic airways'."""
     parts = full.split()
-    return (" " not in alias and len(parts) >= 2 and alias in (parts[0], parts[-1])
+    ends = (parts[0], parts[-1]) if len(parts) == 2 else (parts[-1],)
+    return (" " not in alias and len(parts) >= 2 and alias in ends
             and alias not in GENERIC_ORG_WORDS and len(alias) >= 3)
+
+
+def opens_longer_name(alias: str, full: str) -> bool:
+    """'detroit' opens 'detroit red wings': no short form of it (`is_short_form`), but a
+    candidate all the same, so the word is ambiguous beside 'detroit tigers'."""
+    parts = full.split()
+    return (" " not in alias and len(parts) >= 3 and alias == parts[0]
+            and alias not in GENERIC_ORG_WORDS)
 
 
 def trailing_names(name: str) -> list:
     """The names a name of several words ends with, longest first: 'gran colombia' ->
     ['colombia']; 'trainwreck amy schumer' -> ['amy schumer', 'schumer']; never what
-    follows a function word ('recording industry of america' does not end in a name)."""
+    follows a function word ('recording industry of america' does not end in a name),
+    nor anything after a connecting word: the words after "of" name what the name is
+    of, not the name ('red bulls of daniil kvyat', an NER span gluing a team and its
+    driver, does not end in 'kvyat'; 'bank of new york' not in 'york')."""
     words = name.split()
+    joins = [k for k, w in enumerate(words) if w in CONNECTING_WORDS]
+    last = joins[-1] if joins else len(words)
     return [" ".join(words[k:]) for k in range(1, len(words))
-            if words[k] not in GENERIC_ORG_WORDS and words[k - 1] not in _STOP_IN_ACRONYM]
+            if words[k] not in GENERIC_ORG_WORDS and words[k - 1] not in _STOP_IN_ACRONYM
+            and k <= last]
 
 
 def is_typo_of(a: str, b: str) -> bool:

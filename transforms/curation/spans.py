@@ -14,7 +14,8 @@ document-level consistency (consistency.py), and `drop_opening_dateline` and
   "George W. Bush-era" -> "George W. Bush" (and consistency.py tags a known name there);
 - a place and its institution are two names: "U.S. Air Force" -> "U.S." + "Air Force",
   "Alabama Senate" -> "Alabama" + "Senate" (`place_prefix_split`; an organisation named
-  with a demonym, "British National Party", stays whole);
+  with a demonym, "British National Party", and a registered body's name, "Somerset
+  Partnership NHS Foundation Trust", stay whole);
 - a storm's designation and a title's first word are no part of a name: "Hurricane
   Maria" -> "Maria", "DeKalb County District Attorney" -> "DeKalb County"
   (`trim_designations`);
@@ -155,6 +156,11 @@ REGION_WORDS = frozenset({"bay", "central", "centre", "coast", "east", "eastern"
                           "island", "islands", "river", "valley", "city", "national"})
 
 
+# heads of a registered body's name: the place in "Somerset Partnership NHS Foundation
+# Trust", "Yorkshire Building Society" is part of its name, not the place (`place_prefix_split`)
+REGISTERED_BODY_HEADS = frozenset({"trust", "partnership", "society", "ltd", "limited", "plc",
+                                   "inc", "llc", "company", "corporation", "foundation"})
+
 ENGLISH_NEWS_COUNTRIES = ("US", "GB", "CA", "AU", "NZ", "IE")
 
 
@@ -179,7 +185,9 @@ def place_prefix_split(text: str, start: int, end: int, label: str):
     spans mark them. The place is a country or an ISO 3166-2 subdivision of one or two
     words, the rest two capitalised words or more or one institution head
     (`PLACE_INSTITUTION_HEADS`); after a demonym, only an institution head ("British
-    National Party", "Scottish Prison Service", "British Airways" stay whole). A span
+    National Party", "Scottish Prison Service", "British Airways" stay whole), and never a
+    registered body's name ("Somerset Partnership NHS Foundation Trust", "Yorkshire
+    Building Society": `REGISTERED_BODY_HEADS`; the place there is no mention). A span
     that is itself a place ("North Korea"), opens with "The", or whose initials the text
     writes ("British National Party ... BNP") stays whole."""
     span = text[start:end]
@@ -198,7 +206,8 @@ def place_prefix_split(text: str, start: int, end: int, label: str):
                 not all(w[:1].isupper() or w in ("of", "and", "for") for w in rest):
             continue
         one_head = len(rest) == 1 and rest[0].lower() in PLACE_INSTITUTION_HEADS
-        if not one_head and (len(rest) == 1 or is_demonym(head)):
+        if not one_head and (len(rest) == 1 or is_demonym(head)
+                             or rest[-1].lower() in REGISTERED_BODY_HEADS):
             return None
         place = "NORP" if is_demonym(head) else "GPE"
         if all(w.lower() in TITLE_WORDS | TITLE_PARTS | {"special", "envoy"} for w in rest):

@@ -23,7 +23,7 @@ from transforms.curation.coref import (
     RuleBasedResolver,
     normalise_name,
 )
-from transforms.curation.gender import gender_cue
+from transforms.curation.gender import mention_cue
 from transforms.curation.names import GENERIC_ORG_WORDS
 from transforms.curation.split_names import not_an_answer
 from transforms.ingestion.articles import Article
@@ -237,7 +237,8 @@ def _mentions_in(segment, start, end, shift):
     """(start, end, text, label, gender cue, why no answer) of the segment's mentions in
     [start, end)."""
     spans = [(m.start, m.end) for m in segment.mentions]
-    return [(m.start + shift, m.end + shift, m.text, m.label, gender_cue(segment.text, m.start),
+    return [(m.start + shift, m.end + shift, m.text, m.label,
+             mention_cue(segment.text, m.start, m.end),
              not_an_answer(segment.text, m.start, m.end, m.label, spans))
             for m in segment.mentions if m.start >= start and m.end <= end]
 

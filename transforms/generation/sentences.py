@@ -13,7 +13,7 @@ paper, in two rule tables (`--rules`):
 
 Both tables start with `STORY_RULES`: text that is not a sentence of the story (a photo
 caption: no end mark, as Daily Mail captions have none, or "X is pictured here ..."; a
-promotion) makes no query, whatever the profile (docs/rules.md, "Text that is not a
+squad or transfer list line; a promotion) makes no query, whatever the profile (docs/rules.md, "Text that is not a
 sentence").
 
 `select_sentence` applies a table in order and reports the first rule that fails
@@ -132,11 +132,28 @@ def is_caption(text: str) -> bool:
     return not _END_MARK.search(text) or bool(_PICTURED.search(text))
 
 
+# one entry of a squad or transfer list: "Colin Kazim-Richards, forward (Feyenoord)",
+# "In: Erik Sviatchenko, defender (Midtjylland, £1.5m)" (a list label may open the first)
+_ROSTER_ENTRY = re.compile(
+    r"^(?:[A-Z][a-z]{1,12}:\s*)?(?:@placeholder|[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,3}), "
+    r"[a-z][a-z -]{1,30} \([^()]{1,60}\)$")
+
+
+def is_roster_line(text: str) -> bool:
+    """A squad or transfer list written as one line, not a sentence of the story: two or
+    more entries, each a name, a lower-case role and a bracket (club, fee), separated by
+    semicolons ("In:Colin Kazim-Richards, forward (Feyenoord); Erik Sviatchenko, defender
+    (Midtjylland, £1.5m)."). Prose with semicolons has clauses, not such entries."""
+    entries = [e.strip() for e in text.strip().rstrip(".;").split(";")]
+    return len(entries) >= 2 and all(_ROSTER_ENTRY.match(e) for e in entries)
+
+
 STORY_RULES = (
     Rule("not_caption", "caption", lambda s, ctx, c: not is_caption(s.text)),
     Rule("not_promotion", "promotion", lambda s, ctx, c: not is_promotion(s.text)),
     Rule("not_live_feed", "live_feed", lambda s, ctx, c: not is_live_feed(s.text)),
     Rule("not_glued", "glued_text", lambda s, ctx, c: not has_glued_text(s.text)),
+    Rule("not_roster_line", "roster_line", lambda s, ctx, c: not is_roster_line(s.text)),
 )
 MIN_TOKENS = Rule("min_tokens", "under_{min_tokens}_tokens",
                   lambda s, ctx, c: has_min_tokens(s, c))
