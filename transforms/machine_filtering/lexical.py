@@ -6,8 +6,8 @@ the hardness report's held-out MiniLM reader stays one no filter used:
   and numbers, stop words and speech verbs left out; the answer and `@placeholder` left
   out), and shares more of them than any sentence without the answer: a reader aligns the
   query to that sentence and reads the answer off it.
-- `neighbour_word`: a content word standing beside the placeholder (either side, function
-  words between skipped, no comma, quote, bracket or dash between) stands beside an answer
+- `neighbour_word`: a content word standing beside the placeholder (either side, up to
+  three function words between, no comma, quote, bracket, dash or "and" between) stands beside an answer
   mention in the passage, either side, the same lemma or a shared stem, and beside no other
   entity's mention ("Speaking as a pundit on @placeholder" / "The Sky Sports pundit";
   "the Medal of @placeholder" / "Ushakov medals"): `copied_context` with sides and
@@ -144,6 +144,7 @@ _HONORIFICS = TITLE_ABBREVIATIONS | {"miss", "sir", "dame", "lord", "lady"}
 _LIGHT_NEIGHBOURS = LIGHT_LEMMAS | {"take", "give", "come", "put", "see", "want", "know"}
 _SEAMLESS = frozenset({"-", "'", "’", "."})   # punctuation inside a phrase, no barrier
 MIN_STEM = 5                                 # "sponsor" / "sponsorship": a shared stem
+MAX_GAP = 3                                  # function words between a word and a name
 
 
 def _same_word(a: str, b: str) -> bool:
@@ -154,8 +155,8 @@ def _same_word(a: str, b: str) -> bool:
 def _items(tokens, spans) -> list:
     """The tokens as a reader scans them: ('m', key, start) once per mention span (start,
     end, key), ('w', lemma, pos) per content word outside them, ('|', None, None) per
-    barrier (a comma, quote, bracket, colon, dash or "@highlight"); function words, light
-    verbs and honorifics dropped."""
+    barrier (a comma, quote, bracket, colon, dash, "and"/"but"/"or" or "@highlight"),
+    ('f', None, None) per other word (function words, light verbs, honorifics)."""
     out, seen, marker = [], set(), False
     for t in tokens:
         span = next((sp for sp in spans if sp[0] < t.end and t.start < sp[1]), None)
@@ -168,20 +169,25 @@ def _items(tokens, spans) -> list:
             out.append(("|", None, None))
         elif t.content and t.lemma not in _HONORIFICS | _LIGHT_NEIGHBOURS:
             out.append(("w", t.lemma, t.pos))
-        elif t.pos == "PUNCT" and t.lemma not in _SEAMLESS:
+        elif (t.pos == "PUNCT" and t.lemma not in _SEAMLESS) or t.pos == "CCONJ":
             out.append(("|", None, None))
+        elif any(ch.isalnum() for ch in t.lemma):
+            out.append(("f", None, None))
     return out
 
 
-def beside(items: list) -> dict:
+def beside(items: list, gap: int = MAX_GAP) -> dict:
     """{lemma: {key: start} of the mentions it stands next to}: the nearest content word
-    on each side of a mention, with no barrier between (start: where the first such
-    mention starts, for the detail)."""
+    on each side of a mention, at most `gap` other words between and no barrier (start:
+    where the first such mention starts, for the detail)."""
     out = {}
     for i, item in enumerate(items):
         if item[0] != "m":
             continue
-        for j in (i - 1, i + 1):
+        for step in (-1, 1):
+            j, skipped = i + step, 0
+            while 0 <= j < len(items) and items[j][0] == "f" and skipped < gap:
+                j, skipped = j + step, skipped + 1
             if 0 <= j < len(items) and items[j][0] == "w":
                 out.setdefault(items[j][1], {}).setdefault(item[1], item[2])
     return out
