@@ -7,9 +7,9 @@ the hardness report's held-out MiniLM reader stays one no filter used:
   out), and shares more of them than any sentence without the answer: a reader aligns the
   query to that sentence and reads the answer off it.
 - `neighbour_word`: a content word standing beside the placeholder (either side, up to
-  three function words between, no comma, quote, bracket, dash or "and" between) stands beside an answer
-  mention in the passage, either side, the same lemma or a shared stem, and beside no other
-  entity's mention ("Speaking as a pundit on @placeholder" / "The Sky Sports pundit";
+  three function words between, no comma, quote, bracket, dash or "and" between) stands
+  beside an answer mention in the passage, either side, the same lemma or a shared stem,
+  and beside no other entity's mention ("Speaking as a pundit on @placeholder" / "The Sky Sports pundit";
   "the Medal of @placeholder" / "Ushakov medals"): `copied_context` with sides and
   inflection let go; the query's own entities are no rivals (`named_in_query`).
 - `list_line`: the query is a list, not a sentence ("@placeholder (2), Samoa (7), France,
