@@ -6,6 +6,12 @@ the hardness report's held-out MiniLM reader stays one no filter used:
   and numbers, stop words and speech verbs left out; the answer and `@placeholder` left
   out), and shares more of them than any sentence without the answer: a reader aligns the
   query to that sentence and reads the answer off it.
+- `neighbour_word`: a content word standing beside the placeholder (either side, up to
+  three function words between, no comma, quote, bracket, dash or "and" between) stands
+  beside an answer mention in the passage, either side, the same lemma or a shared stem,
+  and beside no other entity's mention ("Speaking as a pundit on @placeholder" / "The Sky Sports pundit";
+  "the Medal of @placeholder" / "Ushakov medals"): `copied_context` with sides and
+  inflection let go; the query's own entities are no rivals (`named_in_query`).
 - `list_line`: the query is a list, not a sentence ("@placeholder (2), Samoa (7), France,
   Italy, Georgia, Chinese Taipei."): short comma-separated names or numbers and no verb;
   or a fixture or results line ("France v Switzerland; @placeholder v Republic of
@@ -20,8 +26,11 @@ import re
 from typing import NamedTuple, Optional
 
 from transforms.core.constants import PLACEHOLDER
+from transforms.curation.names import TITLE_ABBREVIATIONS
 from transforms.curation.spacy_runtime import import_spacy
+from transforms.machine_filtering.entity_types import named_in_query
 from transforms.machine_filtering.restatement import _sentences
+from transforms.quality.aliases import clusters
 
 CONTENT_POS = frozenset({"NOUN", "VERB", "ADJ", "ADV", "PROPN", "NUM"})
 # words every news sentence may share with any other: speech and filler verbs
@@ -126,6 +135,93 @@ def restates_words(ev: Optional[Overlap], least: int, share: float, lead: int):
         return (f"{ev.answer} of the query's {len(ev.query)} content lemmas "
                 f"({', '.join(ev.shared)}) are in the answer sentence {ev.sentence[:160]!r}; "
                 f"at most {ev.other} in a sentence without it")
+    return None
+
+
+# a word beside an honorific fits every person of its sex: a type cue (rule 4), no copy
+_HONORIFICS = TITLE_ABBREVIATIONS | {"miss", "sir", "dame", "lord", "lady"}
+# light verbs beside any name ("took to Twitter", "see him in England"): no alignment
+_LIGHT_NEIGHBOURS = LIGHT_LEMMAS | {"take", "give", "come", "put", "see", "want", "know"}
+_SEAMLESS = frozenset({"-", "'", "’", "."})   # punctuation inside a phrase, no barrier
+MIN_STEM = 5                                 # "sponsor" / "sponsorship": a shared stem
+MAX_GAP = 3                                  # function words between a word and a name
+
+
+def _same_word(a: str, b: str) -> bool:
+    return a == b or (min(len(a), len(b)) >= MIN_STEM and a[:MIN_STEM] == b[:MIN_STEM]
+                      and (a.startswith(b) or b.startswith(a)))
+
+
+def _items(tokens, spans) -> list:
+    """The tokens as a reader scans them: ('m', key, start) once per mention span (start,
+    end, key), ('w', lemma, pos) per content word outside them, ('|', None, None) per
+    barrier (a comma, quote, bracket, colon, dash, "and"/"but"/"or" or "@highlight"),
+    ('f', None, None) per other word (function words, light verbs, honorifics)."""
+    out, seen, marker = [], set(), False
+    for t in tokens:
+        span = next((sp for sp in spans if sp[0] < t.end and t.start < sp[1]), None)
+        after_marker, marker = marker, span is None and t.lemma == "@"
+        if span is not None:
+            if span not in seen:
+                out.append(("m", span[2], span[0]))
+                seen.add(span)
+        elif marker or (after_marker and t.lemma == "highlight"):     # "@highlight"
+            out.append(("|", None, None))
+        elif t.content and t.lemma not in _HONORIFICS | _LIGHT_NEIGHBOURS:
+            out.append(("w", t.lemma, t.pos))
+        elif (t.pos == "PUNCT" and t.lemma not in _SEAMLESS) or t.pos == "CCONJ":
+            out.append(("|", None, None))
+        elif any(ch.isalnum() for ch in t.lemma):
+            out.append(("f", None, None))
+    return out
+
+
+def beside(items: list, gap: int = MAX_GAP) -> dict:
+    """{lemma: {key: start} of the mentions it stands next to}: the nearest content word
+    on each side of a mention, at most `gap` other words between and no barrier (start:
+    where the first such mention starts, for the detail)."""
+    out = {}
+    for i, item in enumerate(items):
+        if item[0] != "m":
+            continue
+        for step in (-1, 1):
+            j, skipped = i + step, 0
+            while 0 <= j < len(items) and items[j][0] == "f" and skipped < gap:
+                j, skipped = j + step, skipped + 1
+            if 0 <= j < len(items) and items[j][0] == "w":
+                out.setdefault(items[j][1], {}).setdefault(item[1], item[2])
+    return out
+
+
+def neighbour_word(row: dict, lemmas: Optional[Lemmas]) -> Optional[str]:
+    """Detail when a content word beside the placeholder stands beside an answer mention
+    in the passage and beside no other entity's mention (entities the query names are no
+    rivals): the query is aligned to the answer by that word, not read."""
+    query = row.get("query") or ""
+    if lemmas is None or query not in lemmas.queries:
+        return None
+    want = beside(_items(lemmas.queries[query],
+                         [(a, b, "@") for a, b in _placeholder_spans(query)]))
+    if not want:
+        return None
+    named = named_in_query(row)
+    mentions = [(m["start"], m["end"], key) for key, m in clusters(row)]
+    got = {}
+    for s, e, tokens in lemmas.sentences:
+        inside = [sp for sp in mentions if s <= sp[0] and sp[1] <= e]
+        for lemma, keys in beside(_items(tokens, inside)).items():
+            for key, start in keys.items():
+                got.setdefault(lemma, {}).setdefault(key, start)
+    for word in sorted(want):
+        holders = {}
+        for w, keys in got.items():
+            if _same_word(word, w):
+                holders.update(keys)
+        if "@answer" in holders and not set(holders) - {"@answer"} - named:
+            at = holders["@answer"]
+            seen = " ".join(row["passage"][max(0, at - 40):at + 60].split())
+            return (f"{word!r} beside the placeholder is written beside the answer, and "
+                    f"beside no other entity, in the passage: '...{seen}...'")
     return None
 
 

