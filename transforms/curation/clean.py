@@ -24,8 +24,8 @@ from typing import NamedTuple, Optional, Union
 
 from transforms.core.config import setting
 from transforms.core.rules import Reject, Rule, first_rejection
+from transforms.curation import embeds, wraps
 from transforms.curation import highlights as H
-from transforms.curation import wraps
 from transforms.curation.captions import (  # noqa: F401
     CAPTION_LABEL,
     SCROLL_LINE,
@@ -277,12 +277,19 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig(),
         heads.append(p)
     repaired, cut = wraps.repair_paragraphs(heads, source)   # lines the page broke
     repaired, repeats = strip_repeated_sentences(repaired)  # a lead repeated as a caption
+    posts = embeds.tweet_embeds(repaired)                   # embedded social posts
     if dropped is not None:
         dropped.update(why.reason for _, why in cut)
         if repeats:
             dropped["repeated_lead"] += repeats
+        if posts:
+            dropped["tweet_embed"] += len(posts)
     paragraphs = []
     for i, p in enumerate(repaired):
+        if i in posts:
+            p = posts[i]
+            if not p:
+                continue
         if dropped is not None:
             dropped.update(+collections.Counter(
                 position_note=count_photo_positions(undo_ptb_escapes(p)),
@@ -300,7 +307,7 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig(),
     if dropped is not None:
         dropped.update(+collections.Counter(
             page_notice=sum(strip_page_notices(h)[1] for h in article.highlights)))
-    highlights = H.clean_highlights([wraps.repair_highlight(clean_paragraph(h))
+    highlights = H.clean_highlights([wraps.repair_highlight(clean_paragraph(fix_dateline(h)))
                                      for h in article.highlights], dropped)
     cleaned = article.with_(paragraphs=tuple(paragraphs), highlights=highlights, source=source)
     return first_rejection(CLEANED_RULES, cleaned, None, config) or cleaned

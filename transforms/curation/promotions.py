@@ -16,7 +16,9 @@ A promotion is recognised by its form, not by a list of whole lines:
   "VIDEO:", "RELATED:", "MORE:", "PICTURES:", "POLL:", "QUIZ:" and the like ("NEW:" and
   "UPDATE:" mark news, not links: they stay);
 - or it opens by sending the reader "for all the latest ... news";
-- or it is a gallery's or list's teaser: "Here's a look at ...", "Take a look at ...".
+- or it is a gallery's or list's teaser: "Here's a look at ...", "Take a look at ...",
+  a numbered list's link ("7 things you didn't know about ...", "5 facts to know ...":
+  a digit, a list noun, then the reader addressed).
 A quotation is never one ("'I encourage people to go check it out,' Obama said"): only
 text outside quotes at the start of a line or a sentence is read. Pure functions; no Beam.
 """
@@ -48,7 +50,9 @@ _BARE = re.compile(r"^(?i:check (?:it|them) out|click here|read more|read on|see
                    r"find out more|watch now|vote now|more below|see below|listen now)\W*$")
 _LATEST = re.compile(r"(?i)^for (?:all )?(?:the )?latest\b.{0,60}\bnews\b")
 # a gallery's or list's teaser ("Here's a look at some of Trump's worst gaffes")
-_TEASER = re.compile(r"(?i)^(?:here['’]s|here is|here are|take) a (?:look|glance)(?: back)? at\b")
+_TEASER = re.compile(r"(?i)^(?:(?:here['’]s|here is|here are|take) a (?:look|glance)(?: back)? at"
+                     r"|\d{1,2} (?:things|facts|reasons|ways|secrets|questions|signs|"
+                     r"moments) (?:you|to know|we)\b)")
 
 
 def is_promotion(text: str) -> bool:
