@@ -54,3 +54,24 @@ def test_a_datelines_place_is_no_rival():
     assert dateline_end(filed) == len("BAGHDAD, Iraq (CNN) --")
     assert capital_rival(row(filed, QUERY, "Iraq", ENTS + [("BAGHDAD", "GPE")])) is None
     assert dateline_end(HASSAN) == 0
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    from transforms.machine_filtering import lexical
+    return lexical.load_lemmatizer(ReleaseConfig().lemma_model)
+
+
+@pytest.mark.parametrize("query, answer, rival", [
+    ("He urged the @placeholder government to act.", "Iraq", True),
+    ("Talks with @placeholder broke down in the spring.", "Iraq", True),
+    ("The @placeholder-based charity closed its office.", "Baghdad", True),
+    ("@placeholder combat troops left the city in the spring.", "Iraq", False),
+    ("The @placeholder-British talks broke down in the spring.", "Iraq", False),
+    ("Nine @placeholder companies bid for the contract.", "Iraq", False),
+])
+def test_only_a_slot_a_state_fills(nlp, query, answer, rival):
+    from transforms.machine_filtering import lexical
+    r = row(HASSAN, query, answer, ENTS)
+    tokens = lexical._tokens(nlp(query))
+    assert (capital_rival(r, tokens) is not None) is rival

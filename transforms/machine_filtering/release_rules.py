@@ -160,7 +160,8 @@ class ReleaseConfig:
 
     @property
     def needs_lemmas(self) -> bool:
-        return self.restates_words or self.list_line or self.neighbour_word
+        return (self.restates_words or self.list_line or self.neighbour_word
+                or self.capital_rival)
 
 
 class Context(NamedTuple):
@@ -227,6 +228,11 @@ def not_restating_words(row: dict, ctx: Context, config: ReleaseConfig):
                                                 config.restatement_lemma_lead))
 
 
+def _query_tokens(row: dict, ctx: Context):
+    lemmas = ctx.lemmas if ctx is not None else None
+    return lemmas.queries.get(row.get("query") or "") if lemmas is not None else None
+
+
 def _unless(enabled: bool, detail):
     return True if not enabled or not detail else (False, detail)
 
@@ -246,7 +252,8 @@ RELEASE_RULES = (
     Rule("neighbour_word", "neighbour_word", lambda r, ctx, c: _unless(
         c.neighbour_word, lexical.neighbour_word(r, ctx.lemmas if ctx is not None else None))),
     Rule("capital_rival", "capital_rival",
-         lambda r, ctx, c: _unless(c.capital_rival, metonymy.capital_rival(r))),
+         lambda r, ctx, c: _unless(c.capital_rival, metonymy.capital_rival(r, _query_tokens(
+             r, ctx)))),
     Rule("restates_passage", "restates_passage", not_restating),
 )
 
