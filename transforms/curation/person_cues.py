@@ -8,23 +8,35 @@ out (a fresh7/fresh8 reading). `person_labels.py` already makes a surname a pers
 the full name is tagged PERSON; here the sentence says it is a person:
 - a person cue is what the words around one mention show (`PERSON_CUE_RULES`): a title,
   role or kinship noun right before it ("Prof", "player", "brother"), an age ("36-year-old
-  X", "X, 36,"), a human verb right after it ("said", "admitted", "is suspected"), a
-  possessive before a relative noun ("Patz's parents"), or ", who" after it;
-- `coreference_labels` then reads a name as a person for coreference only (the
-  mentions keep their labels) by the rules of `NAME_RULES`: a full name with a person
-  cue; a full name opening with a given name of the lists whose surname the article
-  tags PERSON alone ("Clive Ruggles" NORP beside "Ruggles"); a surname with a person
-  cue that ends a person's full name. The resolver then joins them as it joins any
-  person's names, and a surname two full names end with stays ambiguous (no query).
-A known place or a country is a person by a cue before it only ("Washington said" is the
-US government; "Mr Washington" is a person). Pure functions; no Beam.
+  X", "X, 36,"), a possessive before a kin noun ("Patz's parents"), a human verb right
+  after it ("said", "admitted", "is suspected"), a possessive before "lawyer", "family"
+  ..., or ", who" after it;
+- `coreference_labels` then reads a name as a person for coreference only (the mentions
+  keep NER's labels) by three named rules (`person_names`): a full name with a person cue
+  (`cued_full_name`); a full name opening with a given name of the lists whose last word
+  the article tags PERSON alone (`given_name_and_person_surname`: "Clive Ruggles" NORP
+  beside "Prof Ruggles"); a one-word name with a person cue that ends a person's full
+  name (`cued_surname`). The resolver joins them as it joins any person's names, and a
+  surname two full names end with stays ambiguous (no query). A one-word name with no
+  cue beside a full name found a person here only joins no person (`uncued_surnames`:
+  "in Charleston, South Carolina" is the city).
+The strong cues (`STRONG_CUES`: a title or role before, an age, a kin noun) are the only
+ones a known place, a country or a full name takes: "Washington said" is the US
+government, "Goldman Sachs said" and "Goldman Sachs's lawyers" a bank; "Mr Washington"
+is a person. Pure functions; no Beam.
 """
 import re
 from typing import NamedTuple, Optional, Sequence
 
 from transforms.curation.countries import country_of, is_demonym, is_known_place
 from transforms.curation.gender import gender_cue, is_given_name
-from transforms.curation.names import TITLE_WORDS
+from transforms.curation.names import (
+    CLUB_WORDS,
+    GENERIC_ORG_WORDS,
+    INSTITUTION_HEADS,
+    ORG_SUFFIXES,
+    TITLE_WORDS,
+)
 
 PERSON = "PERSON"
 # roles and nouns for people that the title tables do not hold ("NBA player X")
@@ -50,7 +62,7 @@ KIN_NOUNS = frozenset({
 # what an organisation has too ("Goldman Sachs's lawyers"): a cue for a lone surname only
 RELATIVE_NOUNS = frozenset({"family", "lawyer", "lawyers", "attorney", "attorneys",
                             "spokesman", "spokeswoman", "agent", "relatives"})
-_WORD_BEFORE = re.compile(r"([A-Za-z][\w'’-]*)\.?,?\s+$")
+_WORD_BEFORE = re.compile(r"([A-Za-z][\w'’-]*)\.? +$")   # no comma: "NFL chief, Atlanta ..."
 _AGE_BEFORE = re.compile(r"\b\d{1,3}-year-old\s+$")
 _AGE_AFTER = re.compile(r",\s+\d{1,3},")
 _WHO_AFTER = re.compile(r",\s+who\b")
@@ -61,7 +73,8 @@ _POSSESSIVE_AFTER = re.compile(r"(?:'s|’s|'|’)\s+([a-z]+)(?:\s+([a-z]+))?\b"
 
 def title_or_role_before(text: str, start: int, end: int) -> bool:
     """'Prof Ruggles', 'NBA player Thabo Sefolosha', "Kaling's brother Vijay
-    Chokalingam" (a title, a role, or the kinship nouns of gender.py)."""
+    Chokalingam" (a title or a role right before it, or the kinship nouns of gender.py);
+    a list is no title: "NFL chief, Atlanta Falcons owner"."""
     m = _WORD_BEFORE.search(text[max(0, start - 40):start])
     word = m.group(1).lower().replace("’", "'") if m else ""
     return word in TITLE_WORDS or word in ROLE_NOUNS or gender_cue(text, start) is not None
@@ -137,13 +150,20 @@ class Mention(NamedTuple):
     cue: Optional[str]     # person_cue's reason
 
 
+# words of an organisation's name, never of a person's ("the 50-year-old Food Network
+# standout", "the Atlanta Falcons")
+ORG_NAME_WORDS = GENERIC_ORG_WORDS | INSTITUTION_HEADS | ORG_SUFFIXES | CLUB_WORDS
+
+
 def cued_full_name(name: str, mentions: Sequence[Mention]) -> bool:
-    """A name of two or three words, not opened by a place, a country, a demonym or a
-    title, one of whose mentions carries a person cue, is a person: "36-year-old Kevone
-    Charleston" (ORG), "NBA player Thabo Sefolosha" (GPE)."""
+    """A name of two or three capitalised words, not opened by a place, a country, a
+    demonym or a title, with no word of an organisation's name, one of whose mentions
+    carries a strong person cue, is a person: "36-year-old Kevone Charleston" (ORG), "NBA
+    player Thabo Sefolosha" (GPE)."""
     words = name.split()
     return (2 <= len(words) <= 3 and all(w[:1].isupper() for w in words)
             and not _place_word(words[0]) and words[0].lower() not in TITLE_WORDS
+            and not any(w.lower().strip(".") in ORG_NAME_WORDS for w in words)
             and any(_counts_for(name, m.cue) for m in mentions))
 
 
@@ -191,7 +211,8 @@ def person_names(mentions: Sequence[Mention]) -> dict:
 def uncued_surnames(mentions: Sequence[Mention], found: dict) -> set:
     """One-word names (as written) the rules above must not make a person's surname: no
     mention tagged PERSON, none with a person cue, and every full name ending with them a
-    person by these rules only. "in Charleston, South Carolina" stays the city beside
+    person by these rules only (a cue a known place does not take counts as none:
+    "Washington said"). "in Charleston, South Carolina" stays the city beside
     "36-year-old Kevone Charleston" (ORG); a full name tagged PERSON keeps its surname
     whatever its label, as before (person_labels.py)."""
     by_name = {}
@@ -202,7 +223,7 @@ def uncued_surnames(mentions: Sequence[Mention], found: dict) -> set:
     found_fulls = {n for n in found if " " in n}
     return {name for name, ms in by_name.items()
             if " " not in name and name not in found
-            and not any(m.label == PERSON or m.cue for m in ms)
+            and not any(m.label == PERSON or _counts_for(name, m.cue) for m in ms)
             and any(f.split()[-1] == name for f in found_fulls)
             and not any(f.split()[-1] == name for f in tagged_fulls)}
 
