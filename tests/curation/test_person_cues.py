@@ -125,3 +125,14 @@ def test_lists_and_organisation_words_are_no_person_cue():
     assert [lab for _, lab, _ in labels] == ["ORG", "PERSON"]
     assert cue("SVU star Stephanie March, the famous chef", "Stephanie March") \
         == "title_or_role_before"
+
+
+def test_two_names_glued_are_no_third_person():
+    # fresh7 (a caption run into the next sentence): "England and Manchester City
+    # goalkeeper Joe Hart has lavished praise on fellow goalkeeper Gianluigi Buffon Hart
+    # has labelled Buffon, who ..."; "Gianluigi Buffon Hart" made "Hart" ambiguous
+    c = clusters(("Joe Hart", "PERSON", None, "title_or_role_before"),
+                 ("Gianluigi Buffon", "PERSON", None, "title_or_role_before"),
+                 ("Gianluigi Buffon Hart", "ORG", None, "title_or_role_before"),
+                 ("Hart", "PERSON", None, "who_after"))
+    assert c[3] == c[0]

@@ -185,6 +185,15 @@ def cued_surname(name: str, mentions: Sequence[Mention], person_fulls: set) -> b
             and any(_counts_for(name, m.cue) for m in mentions))
 
 
+def glued_to_a_name(name: str, names) -> bool:
+    """A name whose words but the last are a name of two words or more the article
+    writes is two names glued: "goalkeeper Gianluigi Buffon Hart has labelled ..." (a
+    caption run into the next sentence) beside "Gianluigi Buffon" is no third person
+    ending with "Hart"."""
+    words = name.split()
+    return len(words) >= 3 and " ".join(words[:-1]) in names
+
+
 def person_names(mentions: Sequence[Mention]) -> dict:
     """{name: reason} for each name (as written, possessive dropped) not tagged PERSON that
     `NAME_RULES` find a person's."""
@@ -195,7 +204,7 @@ def person_names(mentions: Sequence[Mention]) -> dict:
     person_words = {n for n in tagged if " " not in n}
     found = {}
     for name, ms in by_name.items():
-        if name in tagged or " " not in name:
+        if name in tagged or " " not in name or glued_to_a_name(name, by_name):
             continue
         if cued_full_name(name, ms):
             found[name] = "cued_full_name"
