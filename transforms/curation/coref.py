@@ -65,6 +65,7 @@ from transforms.curation.name_match import (
     trailing_names,
 )
 from transforms.curation.names import ROYAL_TITLES, TITLE_NOUNS
+from transforms.curation.person_cues import coreference_labels
 from transforms.curation.spelling import (
     is_facility_tail,
     is_syllable_acronym,
@@ -88,7 +89,8 @@ from transforms.curation.variants import (
 
 class CoreferenceResolver(Protocol):
     def clusters(self, mentions: Sequence[tuple], same: Sequence[tuple] = ()) -> list:
-        """`mentions` are (text, label) pairs, or (text, label, gender cue) triples;
+        """`mentions` are (text, label) pairs, (text, label, gender cue) triples, or
+        those and a person cue;
         `same` optional pairs of them known to be one entity; returns one hashable
         cluster key per mention."""
 
@@ -169,7 +171,9 @@ class RuleBasedResolver:
 
     def clusters(self, mentions: Sequence[tuple], same: Sequence[tuple] = ()) -> list:
         """`same`: ((text, label), (text, label)) pairs known to be one entity
-        (aliases.bracketed_aliases)."""
+        (aliases.bracketed_aliases); a fourth item, a person cue, reads a name a person's
+        whatever its label (`person_cues.coreference_labels`)."""
+        mentions, apart = coreference_labels(mentions)
         labels = collections.defaultdict(collections.Counter)
         raw_first = collections.defaultdict(set)    # name -> first raw words (titles)
         cues = collections.defaultdict(list)        # name -> gender cues of its mentions
@@ -203,6 +207,7 @@ class RuleBasedResolver:
                 if first and first[0] != "the":
                     raw_first[name].add(first[0])
         names = _keep_suffix_off_people(mentions, names, labels, cues, raw_first)
+        apart = {names[i] for i in apart}     # "in Charleston" beside "Kevone Charleston" ORG
         distinct = sorted(n for n in set(names) if n)
         person = {n: labels[n]["PERSON"] > 0 or "#" in n for n in distinct}
         group = {n: all(lab in GROUP_LABELS for lab in labels[n]) for n in distinct}
@@ -255,6 +260,7 @@ class RuleBasedResolver:
                         person[full] and not group[name]
                         and (is_name_part(alias, full) or alias in given_name_parts(full))
                         and not place_as_given_name(alias, full, labels[name])
+                        and name not in apart
                         and compatible(gender[name], gender[full])) or (
                         org[name] and org[full] and not person[full] and not acronym[name]
                         and (is_short_form(alias, full) and not is_maker_prefix(alias, full, plain)

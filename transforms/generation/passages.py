@@ -25,6 +25,7 @@ from transforms.curation.coref import (
 )
 from transforms.curation.gender import mention_cue
 from transforms.curation.names import GENERIC_ORG_WORDS
+from transforms.curation.person_cues import person_cue
 from transforms.curation.split_names import not_an_answer
 from transforms.ingestion.articles import Article
 
@@ -234,12 +235,13 @@ def shortest_prefix(token_counts, min_tokens: int) -> int:
 
 
 def _mentions_in(segment, start, end, shift):
-    """(start, end, text, label, gender cue, why no answer) of the segment's mentions in
-    [start, end)."""
+    """(start, end, text, label, gender cue, why no answer, person cue) of the segment's
+    mentions in [start, end)."""
     spans = [(m.start, m.end) for m in segment.mentions]
     return [(m.start + shift, m.end + shift, m.text, m.label,
              mention_cue(segment.text, m.start, m.end),
-             not_an_answer(segment.text, m.start, m.end, m.label, spans))
+             not_an_answer(segment.text, m.start, m.end, m.label, spans),
+             person_cue(segment.text, m.start, m.end))
             for m in segment.mentions if m.start >= start and m.end <= end]
 
 
@@ -306,7 +308,8 @@ def build_passage(annotated: AnnotatedArticle, config: PassageConfig = PassageCo
             seen.add(s.words)
             sentences_raw.append((s, _mentions_in(segment, s.start, s.end, -s.start),
                                   segment.text[s.start:s.end]))
-    all_mentions = [m[2:5] for m in raw] + [m[2:5] for _, ms, _ in sentences_raw for m in ms]
+    all_mentions = [m[2:5] + m[6:] for m in raw] + [
+        m[2:5] + m[6:] for _, ms, _ in sentences_raw for m in ms]
     same = [pair for seg in annotated.paragraphs + annotated.highlights
             for pair in bracketed_aliases(seg.text, seg.mentions)]
     all_keys = resolver.clusters(all_mentions, same) if same else resolver.clusters(all_mentions)
