@@ -161,6 +161,11 @@ REGION_WORDS = frozenset({"bay", "central", "centre", "coast", "east", "eastern"
 REGISTERED_BODY_HEADS = frozenset({"trust", "partnership", "society", "ltd", "limited", "plc",
                                    "inc", "llc", "company", "corporation", "foundation"})
 
+# heads of a school's name: a school is named after its town, the town no mention of the
+# place ("Washington State University", "Dublin Middle School"; `place_prefix_split`)
+SCHOOL_HEADS = frozenset({"university", "college", "school", "academy", "polytechnic",
+                          "seminary"})
+
 ENGLISH_NEWS_COUNTRIES = ("US", "GB", "CA", "AU", "NZ", "IE")
 
 
@@ -187,7 +192,8 @@ def place_prefix_split(text: str, start: int, end: int, label: str):
     (`PLACE_INSTITUTION_HEADS`); after a demonym, only an institution head ("British
     National Party", "Scottish Prison Service", "British Airways" stay whole), and never a
     registered body's name ("Somerset Partnership NHS Foundation Trust", "Yorkshire
-    Building Society": `REGISTERED_BODY_HEADS`; the place there is no mention). A span
+    Building Society": `REGISTERED_BODY_HEADS`; the place there is no mention), nor a
+    school's ("Washington State University", "Dublin Middle School": `SCHOOL_HEADS`). A span
     that is itself a place ("North Korea"), opens with "The", or whose initials the text
     writes ("British National Party ... BNP") stays whole."""
     span = text[start:end]
@@ -205,6 +211,8 @@ def place_prefix_split(text: str, start: int, end: int, label: str):
         if not is_place_head(head) or head.lower() in REGION_WORDS or \
                 not all(w[:1].isupper() or w in ("of", "and", "for") for w in rest):
             continue
+        if rest[-1].lower() in SCHOOL_HEADS:
+            return None               # "Washington State University": a school's name
         one_head = len(rest) == 1 and rest[0].lower() in PLACE_INSTITUTION_HEADS
         if not one_head and (len(rest) == 1 or is_demonym(head)
                              or rest[-1].lower() in REGISTERED_BODY_HEADS):
