@@ -6,7 +6,7 @@ place's possessive glued to the name after it ("North's National Defense Commiss
 text of ../shared/corpus and real ReCoRD passages reshaped (names changed), no model."""
 import pytest
 
-from transforms.curation.entities import is_title_office, mark_span
+from transforms.curation.entities import is_title_office, is_world_ranking, mark_span
 from transforms.curation.spans import place_prefix_split, split_place_possessive
 
 pytestmark = pytest.mark.fast
@@ -87,3 +87,28 @@ def test_another_possessor_is_part_of_the_name():
     # no name after the possessive: nothing to split
     assert possessive("Ukraine's") is None
     assert possessive("Texas's governor") is None
+
+
+def ranking(text, word):
+    start = text.index(word)
+    return is_world_ranking(text, start, start + len(word))
+
+
+def test_a_world_ranking_is_a_number_not_a_name():
+    # cnndm_test250: "Watched by Barcelona forward Neymar in the crowd, the world No 4 and
+    # second seed comfortably dismissed ..." (tagged LAW), "@highlight World No 4 is
+    # looking for his ninth career title" (tagged EVENT); ReCoRD's gold leaves "No 177"
+    text = "Watched by a forward in the crowd, the world No 4 and second seed won"
+    assert ranking(text, "No 4")
+    start = text.index("No 4")
+    assert mark_span(text, start, start + 4, "LAW") == []
+    assert ranking("World No 4 is looking for his ninth career title", "World No 4")
+    assert ranking("the world No. 1 said", "No. 1")
+
+
+def test_a_number_name_that_is_no_ranking_stays():
+    # bbc_news: "their last meeting at No 10 before the expected" (Downing Street)
+    assert not ranking("rs held their last meeting at No 10 before the", "No 10")
+    assert not ranking("the World No Tobacco Day", "World No Tobacco Day")
+    text = "the Apollo 11 crew"
+    assert mark_span(text, 4, 13, "PRODUCT") == [(4, 13, "PRODUCT")]

@@ -258,11 +258,25 @@ def is_title_office(text: str, start: int, end: int) -> bool:
             and _NAME_AFTER.match(text, end) is not None)
 
 
+_RANKING = re.compile(r"(?:World )?No\.? ?\d+")
+_WORLD_BEFORE = re.compile(r"\b[Ww]orld $")
+
+
+def is_world_ranking(text: str, start: int, end: int) -> bool:
+    """A player's world ranking is a number, not a name ("the world No 4 and second
+    seed", "World No 4 is looking for his ninth title": tagged LAW and EVENT); "No 10"
+    alone (Downing Street) stays."""
+    span = text[start:end]
+    return _RANKING.fullmatch(span) is not None and (
+        span.startswith("World") or _WORLD_BEFORE.search(text, max(0, start - 6), start)
+        is not None)
+
+
 def mark_span(text: str, start: int, end: int, label: str,
               sentence_start: bool = False) -> List[Span]:
     """ReCoRD's spans for one raw NER span: none, one, or several (a list)."""
     start, end = _cut_open_bracket(text, start, end)
-    if is_title_office(text, start, end):
+    if is_title_office(text, start, end) or is_world_ranking(text, start, end):
         return []
     if _GLUED_QUOTE.search(text, start, end):
         return []     # tokenisation junk: "said:'Oh"
