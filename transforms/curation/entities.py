@@ -258,7 +258,7 @@ def is_title_office(text: str, start: int, end: int) -> bool:
             and _NAME_AFTER.match(text, end) is not None)
 
 
-_RANKING = re.compile(r"(?:World )?No\.? ?\d+")
+_RANKING = re.compile(r"(?:[Ww]orld )?No\.? ?\d+")
 _WORLD_BEFORE = re.compile(r"\b[Ww]orld $")
 
 
@@ -268,7 +268,7 @@ def is_world_ranking(text: str, start: int, end: int) -> bool:
     alone (Downing Street) stays."""
     span = text[start:end]
     return _RANKING.fullmatch(span) is not None and (
-        span.startswith("World") or _WORLD_BEFORE.search(text, max(0, start - 6), start)
+        span[:5].lower() == "world" or _WORLD_BEFORE.search(text, max(0, start - 6), start)
         is not None)
 
 
@@ -276,7 +276,7 @@ def mark_span(text: str, start: int, end: int, label: str,
               sentence_start: bool = False) -> List[Span]:
     """ReCoRD's spans for one raw NER span: none, one, or several (a list)."""
     start, end = _cut_open_bracket(text, start, end)
-    if is_title_office(text, start, end) or is_world_ranking(text, start, end):
+    if is_title_office(text, start, end):
         return []
     if _GLUED_QUOTE.search(text, start, end):
         return []     # tokenisation junk: "said:'Oh"
@@ -332,7 +332,7 @@ def _one(text: str, start: int, end: int, label: str, sentence_start: bool) -> O
     end = _strip_possessive(text, start, end)
     start, end = _strip_chars(text, start, end)
     span = text[start:end]
-    if not span or not is_name(span):
+    if not span or not is_name(span) or is_world_ranking(text, start, end):
         return None
     return (start, end, label)
 
