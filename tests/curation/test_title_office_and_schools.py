@@ -1,8 +1,9 @@
 """Entity spans of three classes spaCy's small model or the span rules get wrong (issue
 32, spans9): the office word of a minister's or a secretary's title tagged as a name of
 its own and then glued to the person ("Defense" + "James Mattis"), a school named after
-its town split into the town and the school ("Washington" + "State University"), and a
-place's possessive glued to the name after it ("North's National Defense Commission"). Pure functions on real
+its town split into the town and the school ("Washington" + "State University"), a
+place's possessive glued to the name after it ("North's National Defense Commission"),
+and a player's world ranking tagged as a name ("the world No 4"). Pure functions on real
 text of ../shared/corpus and real ReCoRD passages reshaped (names changed), no model."""
 import pytest
 
@@ -112,32 +113,6 @@ def test_a_number_name_that_is_no_ranking_stays():
     assert not ranking("the World No Tobacco Day", "World No Tobacco Day")
     text = "the Apollo 11 crew"
     assert mark_span(text, 4, 13, "PRODUCT") == [(4, 13, "PRODUCT")]
-
-
-def opening(text, label="PERSON", words=3):
-    end = len(" ".join(text.split(" ")[:words]))
-    return [text[s:e] for s, e, _ in mark_span(text, 0, end, label, sentence_start=True)]
-
-
-def test_a_role_noun_that_opens_a_sentence_is_no_part_of_the_name():
-    # real ReCoRD dev highlight: "Terrorist Seifeddine Rezgui loved breakdancing" (gold:
-    # "Seifeddine Rezgui"); cnndm_test250: "Prisoner Carlos Boente ...", a highlight
-    # "Comedian Ben Elton ..." (names changed)
-    assert opening("Terrorist Seifedine Rezgi loved breakdancing") == ["Seifedine Rezgi"]
-    assert opening("Prisoner Carlo Boenti was moved") == ["Carlo Boenti"]
-    assert opening("Comedian Ben Elston said the show") == ["Ben Elston"]
-
-
-def test_a_role_noun_stays_inside_a_sentence_or_a_short_name():
-    # only where a sentence opens, only before a name of two words, only for a person
-    text = "and said Comedian Ben Elston"
-    start = text.index("Comedian")
-    assert [text[s:e] for s, e, _ in mark_span(text, start, len(text), "PERSON")] == [
-        "Comedian Ben Elston"]
-    assert opening("Mother Teresa was", words=2) == ["Mother Teresa"]
-    assert opening("Driver Safety Week begins", "EVENT") == ["Driver Safety Week"]
-    assert opening("Striker Alan Shearer said") == ["Alan Shearer"]
-    assert opening("Victim Support Scotland said", "ORG") == ["Victim Support Scotland"]
 
 
 def test_a_ranking_the_model_tagged_with_its_world_is_no_name():

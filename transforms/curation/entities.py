@@ -292,40 +292,11 @@ def mark_span(text: str, start: int, end: int, label: str,
     return out
 
 
-# what a person is, written before the name where a sentence or a highlight opens
-# ("Terrorist Seifeddine Rezgui loved ...", "Comedian Ben Elton ...", "Prisoner Carlos
-# Boente ..."): the model tags it with the name; the roles of `names.TITLE_NOUNS` are
-# titles and stripped already
-ROLE_NOUNS = frozenset({
-    "terrorist", "prisoner", "inmate", "comedian", "actor", "actress", "singer", "rapper",
-    "presenter", "gunman", "killer", "murderer", "teenager", "schoolgirl",
-    "schoolboy", "student", "toddler", "soldier", "victim", "suspect", "survivor",
-    "mother", "father", "mum", "dad", "grandmother", "grandfather", "wife", "husband",
-    "widow", "striker", "midfielder", "defender", "goalkeeper", "winger",
-    "veteran", "pilot", "driver", "nurse", "teacher", "pensioner", "businessman",
-    "businesswoman", "millionaire", "billionaire", "tycoon", "designer", "chef",
-    "author", "writer", "journalist", "photographer", "blogger", "celebrity"})
-
-
-def strip_role_noun(text: str, start: int, end: int, label: str, at_sentence_start: bool) -> int:
-    """The start of a person's name without the role noun that opens its sentence
-    ("Terrorist Seifeddine Rezgui" -> "Seifeddine Rezgui"): a person's span of three
-    words or more whose first word is in `ROLE_NOUNS`, the next one capitalised."""
-    words = _words(text, start, end)
-    if not at_sentence_start or label != PERSON or len(words) < 3:
-        return start
-    first, second = (text[s:e] for s, e in words[:2])
-    if first.lower() in ROLE_NOUNS and first[:1].isupper() and second[:1].isupper():
-        return words[1][0]
-    return start
-
-
 def _one(text: str, start: int, end: int, label: str, sentence_start: bool) -> Optional[Span]:
     start, end = _strip_chars(text, start, end)
     if start >= end:
         return None
     start = _strip_leading(text, start, end, sentence_start)
-    start = strip_role_noun(text, start, end, label, sentence_start)
     start, end, label = strip_title(text, start, end, label)
     end = _strip_trailing(text, start, end)
     start, end = _strip_chars(text, start, end)
