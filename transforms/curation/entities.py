@@ -236,10 +236,48 @@ def _pieces(text: str, start: int, end: int) -> List[Tuple[int, int]]:
 TITLED_LABELS = frozenset({"WORK_OF_ART", "EVENT", "LAW", "PRODUCT"})
 
 
+# the office a minister's or a secretary's title names ("Secretary of Defense James
+# Mattis", "Minister for Health Sussan Ley"): part of the title, no name of its own
+OFFICE_WORDS = frozenset({
+    "state", "defense", "defence", "health", "home", "foreign", "education", "energy",
+    "transport", "transportation", "justice", "labor", "labour", "agriculture", "commerce",
+    "treasury", "interior", "finance", "trade", "culture", "environment", "and"})
+_OFFICE_TITLE = re.compile(r"\b(?:Secretary|Minister|secretary|minister) (?:of|for) (?:the )?$")
+_NAME_AFTER = re.compile(r" [A-Z][a-z]+ [A-Z]")      # a full name: "James Mattis"
+
+
+def is_title_office(text: str, start: int, end: int) -> bool:
+    """A span of office words between "Secretary of" / "Minister for" and a person's name
+    is the end of the title ("Defense" in "US Secretary of Defense James Mattis"), as
+    ReCoRD marks it (no span there); before no full name it stays ("the Secretary of
+    Defense said", "Secretary of Home Affairs")."""
+    words = text[start:end].split()
+    return (bool(words) and all(w.lower() in OFFICE_WORDS for w in words)
+            and words[0][:1].isupper()
+            and _OFFICE_TITLE.search(text, max(0, start - 30), start) is not None
+            and _NAME_AFTER.match(text, end) is not None)
+
+
+_RANKING = re.compile(r"(?:[Ww]orld )?No\.? ?\d+")
+_WORLD_BEFORE = re.compile(r"\b[Ww]orld $")
+
+
+def is_world_ranking(text: str, start: int, end: int) -> bool:
+    """A player's world ranking is a number, not a name ("the world No 4 and second
+    seed", "World No 4 is looking for his ninth title": tagged LAW and EVENT); "No 10"
+    alone (Downing Street) stays."""
+    span = text[start:end]
+    return _RANKING.fullmatch(span) is not None and (
+        span[:5].lower() == "world" or _WORLD_BEFORE.search(text, max(0, start - 6), start)
+        is not None)
+
+
 def mark_span(text: str, start: int, end: int, label: str,
               sentence_start: bool = False) -> List[Span]:
     """ReCoRD's spans for one raw NER span: none, one, or several (a list)."""
     start, end = _cut_open_bracket(text, start, end)
+    if is_title_office(text, start, end):
+        return []
     if _GLUED_QUOTE.search(text, start, end):
         return []     # tokenisation junk: "said:'Oh"
     out = []
@@ -265,7 +303,7 @@ def _one(text: str, start: int, end: int, label: str, sentence_start: bool) -> O
     end = _strip_possessive(text, start, end)
     start, end = _strip_chars(text, start, end)
     span = text[start:end]
-    if not span or not is_name(span):
+    if not span or not is_name(span) or is_world_ranking(text, start, end):
         return None
     return (start, end, label)
 
