@@ -11,6 +11,11 @@ source sentence. Order, and why:
 2. `list_line`: the query is a list line, not a sentence ("@placeholder (2), Samoa (7),
    France, Italy, Georgia, Chinese Taipei."), or a fixture or results line ("France v
    Switzerland; @placeholder v Republic of Ireland."; `lexical.py`): an artefact.
+2b. `incomplete_answers`: a passage mention left out of the answer set names the answer
+   too, as far as words show: its name words are a subset or superset of an answer
+   mention's (`quality.flags.incomplete_answers`: "Cape Verde Islands" beside "Cape
+   Verde", "Scooter Braun" beside "Braun"). The answer set may be wrong, so the item is
+   not released.
 3. `copied_context`: the nearest content word beside the placeholder (with the function
    words between) is written beside an answer mention and beside no other entity in the
    passage, the word or its stem (`quality/neighbours.py`): matched, not read.
@@ -82,6 +87,10 @@ class ReleaseConfig:
         True, "release rule: reject a query whose answer (a mention text, title-stripped, a "
               "person's surname or given name) is written elsewhere in it",
         flag="reject_answer_in_query")
+    incomplete_answers: bool = setting(
+        True, "release rule: reject a query a passage mention of whose answer may be missing "
+              "from its answer set (name words a subset or superset of an answer's)",
+        flag="reject_incomplete_answers")
     copied_context: bool = setting(
         True, "release rule: reject a query whose words beside the placeholder are copied "
               "from beside an answer mention and beside no other entity",
@@ -240,6 +249,10 @@ def _unless(enabled: bool, detail):
 RELEASE_RULES = (
     Rule("answer_in_query", "answer_in_query", lambda r, ctx, c: answer_not_in_query(r, c)),
     Rule("list_line", "list_line", not_list_line),
+    Rule("incomplete_answers", "incomplete_answers",
+         lambda r, ctx, c: _unless(c.incomplete_answers, flags.incomplete_answers(r) and (
+             f"passage mention {flags.incomplete_answers(r)!r} shares its name words with "
+             f"an answer and is not in the answer set"))),
     Rule("copied_context", "copied_context",
          lambda r, ctx, c: _unless(c.copied_context, neighbours.copied_neighbour(r))),
     Rule("only_compatible_entity", "only_compatible_entity",

@@ -1,0 +1,41 @@
+"""The release rule `incomplete_answers`: a passage mention that names the answer too (its
+name words a subset or superset of an answer mention's) but is not in the answer set
+keeps the item out of the release. Rows built from real BBC text
+(../shared/corpus/bbc_news/politics/150.txt, quoted)."""
+import pytest
+
+from tests.fixtures.item_rows import row
+from transforms.machine_filtering.release_rules import ReleaseConfig, check_row
+
+pytestmark = pytest.mark.fast
+
+TEXT = ("Mrs Hassan, 59, who led Care International operations in Iraq, was abducted in "
+        "Baghdad on 19 October. She also urged Care International, the aid agency she works "
+        "for, to close its office in Baghdad. Care has since closed down all its operations "
+        "in Iraq.\n@highlight\nGeorge Galloway appeals for aid worker's release")
+ENTS = [("Hassan", "PERSON"), ("Care International", "ORG"), ("Care", "ORG"),
+        ("Iraq", "GPE"), ("Baghdad", "GPE"), ("George Galloway", "PERSON")]
+QUERY = "A spokesman said @placeholder staff had left the country."
+ONLY = ReleaseConfig(answer_in_query=False, list_line=False, copied_context=False,
+                     only_compatible_entity=False, article_agreement=False,
+                     shared_role_word=False, restates_words=False, neighbour_word=False,
+                     capital_rival=False)
+
+
+def test_a_left_out_mention_of_the_answer_keeps_the_item_out():
+    rejected = check_row(row(TEXT, QUERY, "Care International", ENTS), ONLY)
+    assert rejected is not None and rejected.reason == "incomplete_answers"
+    assert "'Care'" in rejected.detail
+
+
+def test_the_whole_answer_set_or_the_rule_off_lets_it_pass():
+    assert check_row(row(TEXT, QUERY, "Care International", ENTS, aliases=("Care",)),
+                     ONLY) is None
+    off = ReleaseConfig(**{**ONLY.__dict__, "incomplete_answers": False})
+    assert check_row(row(TEXT, QUERY, "Care International", ENTS), off) is None
+
+
+def test_a_place_is_not_a_left_out_mention_of_a_person():
+    text = TEXT.replace("Baghdad on", "Hassan Province on")
+    ents = ENTS + [("Hassan Province", "GPE")]
+    assert check_row(row(text, QUERY, "Hassan", ents), ONLY) is None
