@@ -19,7 +19,7 @@ QUERY = "A spokesman said @placeholder staff had left the country."
 ONLY = ReleaseConfig(answer_in_query=False, list_line=False, copied_context=False,
                      only_compatible_entity=False, article_agreement=False,
                      shared_role_word=False, restates_words=False, neighbour_word=False,
-                     capital_rival=False)
+                     capital_rival=False, only_entity_of_label=False)
 
 
 def test_a_left_out_mention_of_the_answer_keeps_the_item_out():

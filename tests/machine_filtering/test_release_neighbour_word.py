@@ -29,10 +29,10 @@ IAAF_ENTS = [("International Association of Athletics Federations", "ORG"), ("IA
 
 @pytest.fixture(scope="module")
 def nlp():
-    return lexical.load_lemmatizer(ReleaseConfig().lemma_model)
+    return lexical.load_lemmatizer(ReleaseConfig(incomplete_answers=False, only_entity_of_label=False).lemma_model)
 
 
-def _check(nlp, query, answer, aliases=(), config=ReleaseConfig()):
+def _check(nlp, query, answer, aliases=(), config=ReleaseConfig(incomplete_answers=False, only_entity_of_label=False)):
     r = row(IAAF, query, answer, IAAF_ENTS, aliases=aliases)
     lemmas = lexical.lemmatize(nlp, [r])
     return lexical.neighbour_word(r, lemmas), check_row(r, config, lemmas=lemmas)
@@ -48,12 +48,12 @@ def test_a_word_beside_the_answer_alone_rejects_either_side(nlp):
             # the same side as the passage: copied_context (rule 3) comes first
             ("The @placeholder chairman Vassilis Sevastis would not prejudge the result.",
              "copied_context")):
-        words_off = ReleaseConfig(restates_words=False)    # it copies three lemmas too
+        words_off = ReleaseConfig(incomplete_answers=False, only_entity_of_label=False, restates_words=False)    # it copies three lemmas too
         detail, why = _check(nlp, query, "Segas", ("Greek Athletics Federation",), words_off)
         assert detail and "'chairman'" in detail and "Segas chairman" in detail
         assert why.reason == first
         _, off = _check(nlp, query, "Segas", ("Greek Athletics Federation",),
-                        ReleaseConfig(neighbour_word=False, restates_words=False,
+                        ReleaseConfig(incomplete_answers=False, only_entity_of_label=False, neighbour_word=False, restates_words=False,
                                       copied_context=False))
         assert off is None
 
@@ -104,5 +104,5 @@ def test_honorifics_light_verbs_and_unmeasured_rows_give_no_verdict(nlp):
     r = row(IAAF, "Mr @placeholder would not prejudge it.", "Vassilis Sevastis", IAAF_ENTS)
     assert lexical.neighbour_word(r, lexical.lemmatize(nlp, [r])) is None
     assert lexical.neighbour_word(r, None) is None
-    assert check_row(r, ReleaseConfig()) is None or check_row(r, ReleaseConfig()).reason \
+    assert check_row(r, ReleaseConfig(incomplete_answers=False, only_entity_of_label=False)) is None or check_row(r, ReleaseConfig(incomplete_answers=False, only_entity_of_label=False)).reason \
         != "neighbour_word"

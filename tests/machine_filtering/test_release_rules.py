@@ -17,6 +17,10 @@ from transforms.machine_filtering.release_rules import (
 )
 from transforms.quality import aliases, cues
 
+# the rules each test is about, without the two that read any small passage's
+# lone entity (`only_entity_of_label`) or left-out mention (`incomplete_answers`)
+BASE = ReleaseConfig(incomplete_answers=False, only_entity_of_label=False)
+
 pytestmark = pytest.mark.fast
 
 
@@ -24,18 +28,18 @@ def test_answer_written_in_the_query_is_rejected_by_any_alias():
     surname = row(SNOOKER, "The next went against the 39-year-old, but O'Sullivan's breaks "
                   "suggested @placeholder was in unstoppable form.", "Ronnie O'Sullivan",
                   SNOOKER_ENTS)
-    why = check_row(surname)
+    why = check_row(surname, BASE)
     assert why.reason == "answer_in_query" and "surname \"O'Sullivan\"" in why.detail
     given = row(SNOOKER, "Ronnie was warned, and @placeholder later apologised.",
                 "Ronnie O'Sullivan", SNOOKER_ENTS)
-    assert "given name 'Ronnie'" in check_row(given).detail
+    assert "given name 'Ronnie'" in check_row(given, BASE).detail
     mention = row(NEIGHBOUR, "@placeholder told the court that Emma Jackson could not sleep.",
                   "Hull", NEIGHBOUR_ENTS)
-    assert check_row(mention) is None          # another entity's name is no giveaway
+    assert check_row(mention, BASE) is None          # another entity's name is no giveaway
     clean = row(SNOOKER, "The referee later said @placeholder had apologised.",
                 "Ronnie O'Sullivan", SNOOKER_ENTS)
-    assert check_row(clean) is None
-    assert check_row(surname, ReleaseConfig(answer_in_query=False)) is None
+    assert check_row(clean, BASE) is None
+    assert check_row(surname, ReleaseConfig(incomplete_answers=False, only_entity_of_label=False, answer_in_query=False)) is None
 
 
 def test_aliases_keep_case_whole_words_and_organisations_tagged_as_people():
@@ -60,7 +64,7 @@ def test_the_answers_country_in_another_form_is_written_in_the_query():
     r = row(passage, "A threat to America's farm sector, @placeholder law enforcement said.",
             "U.S.", ents)
     assert aliases.alias_in_query(r) == ("America", "country form")
-    assert check_row(r).reason == "answer_in_query"
+    assert check_row(r, BASE).reason == "answer_in_query"
     # another country, or the country's word inside another name, is no giveaway
     assert aliases.alias_in_query(row(passage, "China's farm sector, @placeholder said.",
                                       "U.S.", ents)) is None
@@ -75,21 +79,21 @@ def test_the_answers_country_in_another_form_is_written_in_the_query():
 def test_only_compatible_entity_needs_a_cue_and_one_entity_of_its_type():
     one_woman = row(NEIGHBOUR, "The police spoke to Ms @placeholder on Friday.",
                     "Emma Jackson", [e for e in NEIGHBOUR_ENTS if e[0] != "Jackson"])
-    why = check_row(one_woman)
+    why = check_row(one_woman, BASE)
     assert why.reason == "only_compatible_entity"
     assert "title_or_role_before 'Ms @placeholder' -> PERSON" in why.detail
     two_people = row(SNOOKER, "The referee warned Mr @placeholder about his behaviour.",
                      "Ronnie O'Sullivan", SNOOKER_ENTS)
-    assert check_row(two_people) is None       # Matthew Stevens, Olivier Marteel compete
+    assert check_row(two_people, BASE) is None       # Matthew Stevens, Olivier Marteel compete
     no_cue = row(NEIGHBOUR, "The noise kept @placeholder awake for a year.", "Emma Jackson",
                  NEIGHBOUR_ENTS)
-    assert check_row(no_cue) is None
+    assert check_row(no_cue, BASE) is None
     wrong_type = row(NEIGHBOUR, "Her family still lives in @placeholder.",
                      "Emma Jackson", NEIGHBOUR_ENTS)
-    assert check_row(wrong_type) is None       # the cue says place, the answer is a person
+    assert check_row(wrong_type, BASE) is None       # the cue says place, the answer is a person
     place = row(NEIGHBOUR, "Her family still lives in @placeholder.", "Hull", NEIGHBOUR_ENTS)
-    assert check_row(place).reason == "only_compatible_entity"
-    assert check_row(place, ReleaseConfig(only_compatible_entity=False)) is None
+    assert check_row(place, BASE).reason == "only_compatible_entity"
+    assert check_row(place, ReleaseConfig(incomplete_answers=False, only_entity_of_label=False, only_compatible_entity=False)) is None
 
 
 @pytest.mark.parametrize("query, cue", [
@@ -139,7 +143,7 @@ def _siblings():
 
 def test_one_query_per_sentence_the_hardest_whatever_the_order():
     rows = _siblings()
-    released, rejected = release_passage(rows)
+    released, rejected = release_passage(rows, BASE)
     # one query gives its answer away (the surname stays written), the other two are
     # siblings: one released, the other rejected naming the one kept
     reasons = {r["id"]: why.reason for r, why in rejected}
@@ -148,9 +152,9 @@ def test_one_query_per_sentence_the_hardest_whatever_the_order():
     assert release_passage(list(reversed(rows)))[0] == released
     sibling = next(why for _, why in rejected if why.reason == "sibling_query")
     assert "released: " + released[0]["id"] in sibling.detail
-    all_of_them, _ = release_passage(rows, ReleaseConfig(max_queries_per_sentence=0))
+    all_of_them, _ = release_passage(rows, ReleaseConfig(incomplete_answers=False, only_entity_of_label=False, max_queries_per_sentence=0))
     assert len(all_of_them) == 2
-    other_salt = {release_passage(rows, ReleaseConfig(sibling_salt=s))[0][0]["id"]
+    other_salt = {release_passage(rows, ReleaseConfig(incomplete_answers=False, only_entity_of_label=False, sibling_salt=s))[0][0]["id"]
                   for s in ("a", "b", "c", "d", "e", "f")}
     assert len(other_salt) == 2                # ties broken by the salted hash alone
 
@@ -166,11 +170,11 @@ def test_a_sentence_written_twice_gives_one_query():
     a = row(passage, sentence.replace("USA", "@placeholder"), "USA", ents, qid="p1-004-01")
     b = row(passage, sentence.replace("Daedone", "@placeholder"), "Nicole Daedone", ents,
             qid="p1-039-00", aliases=("Daedone",))
-    released, rejected = release_passage([a, b])
+    released, rejected = release_passage([a, b], BASE)
     assert len(released) == 1 and [why.reason for _, why in rejected] == ["sibling_query"]
     other = row(passage, "Her classes in @placeholder drew thousands of people last year.",
                 "San Francisco", ents, qid="p1-040-00")
-    assert len(release_passage([a, b, other])[0]) == 2
+    assert len(release_passage([a, b, other], BASE)[0]) == 2
 
 
 def test_sentence_key_and_settings():
