@@ -1,4 +1,4 @@
-"""The release rule `incomplete_answers`: a passage mention that names the answer too (its
+"""The release rules `incomplete_answers` and (opt-in) `only_entity_of_label`: a passage mention that names the answer too (its
 name words a subset or superset of an answer mention's) but is not in the answer set
 keeps the item out of the release. Rows built from real BBC text
 (../shared/corpus/bbc_news/politics/150.txt, quoted)."""
@@ -39,3 +39,12 @@ def test_a_place_is_not_a_left_out_mention_of_a_person():
     text = TEXT.replace("Baghdad on", "Hassan Province on")
     ents = ENTS + [("Hassan Province", "GPE")]
     assert check_row(row(text, QUERY, "Hassan", ents), ONLY) is None
+
+
+def test_the_lone_entity_of_its_label_is_rejected_only_when_asked():
+    r = row(TEXT, QUERY, "Care International", ENTS, aliases=("Care",))
+    assert check_row(r, ONLY) is None                     # off by default
+    on = ReleaseConfig(**{**ONLY.__dict__, "only_entity_of_label": True})
+    rejected = check_row(r, on)
+    assert rejected.reason == "only_entity_of_label" and "only ORG entity" in rejected.detail
+    assert ReleaseConfig().only_entity_of_label is False
