@@ -42,10 +42,8 @@ source sentence. Order, and why:
    beside no other entity (`lexical.neighbour_word`): aligned by one word, not read.
 7c. `capital_rival`: the answer is a country and the passage also names its capital, or
    the reverse (`metonymy.py`): a capital names its government in the news, so both fit.
-7d. `only_entity_of_label` (opt-in): the answer is the only passage entity (alias
-   cluster) of its NER label (`quality.flags.only_entity_of_label`), cue or no cue:
-   readers call such items trivial or worse four times in five, but the release it leaves
-   is easier for the passage-only baseline than its candidates (docs/adversary.md).
+7d. `only_entity_of_label` (opt-in): the answer is the only passage entity of its NER
+   label (`quality.flags`); it leaves the passage-only baseline above its candidates.
 8. `restates_passage` (opt-in): one passage or highlight sentence holding the answer says what
    the query says (frozen MiniLM cosine, the answer masked in both, and a lead over the
    sentences without it; `restatement.py`): a paraphrase copied_context cannot see. Last
