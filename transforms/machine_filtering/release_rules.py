@@ -257,9 +257,7 @@ RELEASE_RULES = (
     Rule("answer_in_query", "answer_in_query", lambda r, ctx, c: answer_not_in_query(r, c)),
     Rule("list_line", "list_line", not_list_line),
     Rule("incomplete_answers", "incomplete_answers",
-         lambda r, ctx, c: _unless(c.incomplete_answers, flags.incomplete_answers(r) and (
-             f"passage mention {flags.incomplete_answers(r)!r} shares its name words with "
-             f"an answer and is not in the answer set"))),
+         lambda r, ctx, c: _unless(c.incomplete_answers, flags.left_out_detail(r))),
     Rule("copied_context", "copied_context",
          lambda r, ctx, c: _unless(c.copied_context, neighbours.copied_neighbour(r))),
     Rule("only_compatible_entity", "only_compatible_entity",
@@ -275,9 +273,7 @@ RELEASE_RULES = (
          lambda r, ctx, c: _unless(c.capital_rival, metonymy.capital_rival(r, _query_tokens(
              r, ctx)))),
     Rule("only_entity_of_label", "only_entity_of_label",
-         lambda r, ctx, c: _unless(c.only_entity_of_label, flags.only_entity_of_label(r) and (
-             f"the answer is the only {flags.only_entity_of_label(r)} entity of the "
-             f"passage"))),
+         lambda r, ctx, c: _unless(c.only_entity_of_label, flags.lone_label_detail(r))),
     Rule("restates_passage", "restates_passage", not_restating),
 )
 

@@ -134,6 +134,19 @@ def incomplete_answers(row: dict) -> Optional[str]:
     return None
 
 
+def left_out_detail(row: dict) -> Optional[str]:
+    """`incomplete_answers` as a release rule's detail."""
+    mention = incomplete_answers(row)
+    return mention and (f"passage mention {mention!r} shares its name words with an answer "
+                        f"and is not in the answer set")
+
+
+def lone_label_detail(row: dict) -> Optional[str]:
+    """`only_entity_of_label` as a release rule's detail."""
+    label = only_entity_of_label(row)
+    return label and f"the answer is the only {label} entity of the passage"
+
+
 def caption_like(row: dict) -> Optional[str]:
     query = plain(row.get("query") or "")
     m = _CAPTION.search(query)
