@@ -76,3 +76,22 @@ def test_only_a_slot_a_state_fills(nlp, query, answer, rival):
     r = row(HASSAN, query, answer, ENTS)
     tokens = lexical._tokens(nlp(query))
     assert (capital_rival(r, tokens) is not None) is rival
+
+
+@pytest.mark.fast
+def test_the_detail_names_the_same_answer_whatever_the_hash_seed(tmp_path):
+    # a country and its demonym in one answer set: the detail must not follow set order
+    # (workers of one job run with different hash seeds; the rejected rows are hashed)
+    import json
+    import os
+    import subprocess
+    import sys
+    text = HASSAN.replace("the war on Iraq", "the Iraqi war")
+    r = row(text, QUERY, "Iraq", ENTS + [("Iraqi", "NORP")], aliases=("Iraqi",))
+    (tmp_path / "row.json").write_text(json.dumps(r))
+    code = ("import json, sys; from transforms.machine_filtering.metonymy import capital_rival;"
+            "print(capital_rival(json.load(open(sys.argv[1]))))")
+    seen = {subprocess.run([sys.executable, "-c", code, str(tmp_path / "row.json")],
+                           env={**os.environ, "PYTHONHASHSEED": str(seed)}, check=True,
+                           capture_output=True, text=True).stdout for seed in range(6)}
+    assert len(seen) == 1 and "'Iraq''s capital" in seen.pop()

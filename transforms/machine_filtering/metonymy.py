@@ -70,8 +70,12 @@ def capital_rival(row: dict, tokens=None) -> Optional[str]:
         return None
     if answers and all(is_demonym(a) for a in answers) and not _before_a_noun(query, tokens):
         return None                       # a people ("Kenyans used ..."), not a state
-    countries = {c: a for a in answers if (c := country_of(a))}
-    capitals = {c: a for a in answers if (c := capital_country(a))}
+    countries, capitals = {}, {}
+    for a in sorted(answers):             # the same answer named whatever the hash seed
+        if code := country_of(a):
+            countries.setdefault(code, a)
+        if code := capital_country(a):
+            capitals.setdefault(code, a)
     if not countries and not capitals:
         return None
     filed = dateline_end(row.get("passage") or "")
