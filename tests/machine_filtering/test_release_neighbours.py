@@ -103,3 +103,33 @@ def test_neighbourhoods_stop_at_sentence_marks_and_keep_an_apposition():
                                    "The @placeholder party won the vote."])
 def test_party_cue(query):
     assert cues.query_cue(query).name == "party_after"
+
+
+DERBY = ("His first in the dugout was as assistant to Ruud Gullit in August, 1999, when on a "
+         "sodden night at St James' Park the Dutchman left out Alan Shearer and Duncan "
+         "Ferguson and paid for his selection with his job after a 2-1 defeat. John Carver "
+         "is now fighting to win the head coach position.")
+DERBY_ENTS = [("Ruud Gullit", "PERSON"), ("St James' Park", "FAC"), ("Dutchman", "NORP"),
+              ("Alan Shearer", "PERSON"), ("Duncan Ferguson", "PERSON"),
+              ("John Carver", "PERSON")]
+
+
+def test_a_partner_the_passage_pairs_with_the_answer_alone_is_copied():
+    q = row(DERBY, "'He said he was going to leave out Alan and @placeholder.", "Duncan Ferguson",
+            DERBY_ENTS)
+    why = check_row(q)
+    assert neighbours.copied_neighbour(q) is None           # "Shearer" is beside the answer
+    assert why.reason == "copied_context" and "'Alan'" in why.detail
+    before = row(DERBY, "@placeholder and Shearer were left out.", "Duncan Ferguson",
+                 DERBY_ENTS)
+    assert "'Shearer'" in neighbours.coordinated_partner(before)
+
+
+def test_a_partner_paired_with_two_entities_or_with_none_gives_nothing_away():
+    two = DERBY + " Later Gullit picked Alan Shearer and John Carver."
+    q = row(two, "He left out Alan and @placeholder.", "Duncan Ferguson", DERBY_ENTS)
+    assert neighbours.coordinated_partner(q) is None        # Shearer paired with two
+    q = row(DERBY, "He left out Carver and @placeholder.", "Duncan Ferguson", DERBY_ENTS)
+    assert neighbours.coordinated_partner(q) is None        # Carver paired with nobody
+    q = row(DERBY, "He left out @placeholder on the night.", "Duncan Ferguson", DERBY_ENTS)
+    assert neighbours.coordinated_partner(q) is None

@@ -18,7 +18,9 @@ source sentence. Order, and why:
    not released.
 3. `copied_context`: the nearest content word beside the placeholder (with the function
    words between) is written beside an answer mention and beside no other entity in the
-   passage, the word or its stem (`quality/neighbours.py`): matched, not read.
+   passage, the word or its stem, or the placeholder is paired ("X and @placeholder")
+   with an entity the passage pairs with the answer alone (`quality/neighbours.py`):
+   matched, not read.
 4. `only_compatible_entity`: a word of the query fixes the answer's type ("Mr
    @placeholder": a person; "the @placeholder club"; "the city of @placeholder"; "a copy
    of @placeholder"; "if @placeholder wins"; `quality/cues.py` and
@@ -259,7 +261,8 @@ RELEASE_RULES = (
     Rule("incomplete_answers", "incomplete_answers",
          lambda r, ctx, c: _unless(c.incomplete_answers, flags.left_out_detail(r))),
     Rule("copied_context", "copied_context",
-         lambda r, ctx, c: _unless(c.copied_context, neighbours.copied_neighbour(r))),
+         lambda r, ctx, c: _unless(c.copied_context, neighbours.copied_neighbour(r)
+                                   or neighbours.coordinated_partner(r))),
     Rule("only_compatible_entity", "only_compatible_entity",
          lambda r, ctx, c: not_only_compatible_entity(r, c)),
     Rule("article_agreement", "article_agreement",

@@ -16,6 +16,9 @@ writes beside each of its entities (issue 32, the release rules in
   `cues.py`. This is also the type cue a passage itself gives: a word it writes beside
   entities of one kind only, when the answer is the only entity of that kind, is a word
   it writes beside the answer alone.
+- `coordinated_partner`: the placeholder is paired with an entity the query names
+  ("Alan and @placeholder") that the passage pairs with the answer alone ("Alan Shearer
+  and Duncan Ferguson"): the same copy, one named neighbour instead of one word.
 """
 import re
 from typing import Optional
@@ -186,4 +189,57 @@ def copied_neighbour(row: dict) -> Optional[str]:
         if holders == {"@answer"}:
             words = " ".join(want[0] + (want[1],) if s else (want[1],) + want[0][::-1])
             return f"{words!r} {name} the placeholder is written beside the answer alone"
+    return None
+
+
+# ---------------------------------------------------------------- coordinated partners
+_COORD = r"(?:and|or|&)"
+_NAME_RUN = r"(?:[A-Z][\w'’.-]*)(?:\s+(?:(?:de|da|del|van|von|der|al|bin|of|the)\s+)?[A-Z][\w'’.-]*)*"
+_AFTER = re.compile(r"^\s*,?\s*" + _COORD + r"\s+(?:the\s+)?(" + _NAME_RUN + ")")
+_BEFORE = re.compile(r"(" + _NAME_RUN + r")\s*(?:,\s*|,?\s*" + _COORD + r"\s+)(?:the\s+)?$")
+_BETWEEN = re.compile(r"^\s*(?:,\s*)?(?:" + _COORD + r"\s+)?(?:the\s+)?$|^\s*,\s*$")
+
+
+def _names_entity(name: str, mention: str) -> bool:
+    """`name` (as the query writes it) names the passage mention: the same words, or its
+    last or first words ("Furtado" / "Safiro Furtado")."""
+    a, b = plain(name).lower().split(), plain(mention).lower().split()
+    return bool(a) and (a == b or b[-len(a):] == a or b[:len(a)] == a)
+
+
+def coordinated_partner(row: dict) -> Optional[str]:
+    """The placeholder is coordinated with an entity the query names ("the families of
+    @placeholder and Furtado") and the passage coordinates that entity with the answer
+    and with no other entity ("Daniel de Abreu and Safiro Furtado"): the pair is copied,
+    not read. `copied_neighbour` at the level of a named neighbour, whose words beside
+    the answer may differ ("Safiro Furtado" for "Furtado")."""
+    query = row.get("query") or ""
+    i = query.find(PLACEHOLDER)
+    if i < 0:
+        return None
+    names = []
+    m = _AFTER.match(query[i + len(PLACEHOLDER):])
+    if m:
+        names.append(m.group(1))
+    m = _BEFORE.search(query[:i])
+    if m:
+        names.append(m.group(1))
+    if not names:
+        return None
+    passage, ms = row.get("passage") or "", sorted(clusters(row), key=lambda x: x[1]["start"])
+    for name in names:
+        partner_keys = {k for k, m in ms if k != "@answer" and _names_entity(name, m["text"])}
+        if not partner_keys:
+            continue
+        coordinated = set()
+        for (k1, m1), (k2, m2) in zip(ms, ms[1:]):
+            if m2["start"] - m1["end"] > 12 or not _BETWEEN.match(passage[m1["end"]:m2["start"]]):
+                continue
+            if k1 in partner_keys and k2 not in partner_keys:
+                coordinated.add(k2)
+            elif k2 in partner_keys and k1 not in partner_keys:
+                coordinated.add(k1)
+        if coordinated == {"@answer"}:
+            return (f"the query pairs the placeholder with {name!r}, and the passage pairs "
+                    f"{name!r} with the answer alone")
     return None
