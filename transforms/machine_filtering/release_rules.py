@@ -46,6 +46,9 @@ source sentence. Order, and why:
    the reverse (`metonymy.py`): a capital names its government in the news, so both fit.
 7d. `only_entity_of_label` (opt-in): the answer is the only passage entity of its NER
    label (`quality.flags`); it leaves the passage-only baseline above its candidates.
+7e. `place_rival`: the slot is locative ("protests throughout @placeholder") and the
+   answer is a country or US state the passage also names a city or state in (India,
+   Jaipur; `places.py`, GeoNames): both places fit.
 8. `restates_passage` (opt-in): one passage or highlight sentence holding the answer says what
    the query says (frozen MiniLM cosine, the answer masked in both, and a lead over the
    sentences without it; `restatement.py`): a paraphrase copied_context cannot see. Last
@@ -67,7 +70,7 @@ from transforms.core.components import index_groups
 from transforms.core.config import setting
 from transforms.core.hashing import stable_hash
 from transforms.core.rules import Rule, first_rejection
-from transforms.machine_filtering import lexical, metonymy
+from transforms.machine_filtering import lexical, metonymy, places
 from transforms.machine_filtering.entity_types import (
     compatible_entities,
     only_linked_entity,
@@ -145,6 +148,10 @@ class ReleaseConfig:
         True, "release rule: reject a query answered by a country whose capital the passage "
               "also names, or by a capital whose country it names (either fits)",
         flag="reject_capital_rival")
+    place_rival: bool = setting(
+        True, "release rule: reject a query whose locative slot ('in @placeholder') a "
+              "country or US state answers when the passage also names a city or state in "
+              "it (both fit)", flag="reject_place_rival")
     restates_passage: bool = setting(
         False, "release rule (opt-in): reject a query that one passage sentence holding the "
                "answer says again (frozen MiniLM cosine, the answer masked in both); off by "
@@ -277,6 +284,8 @@ RELEASE_RULES = (
              r, ctx)))),
     Rule("only_entity_of_label", "only_entity_of_label",
          lambda r, ctx, c: _unless(c.only_entity_of_label, flags.lone_label_detail(r))),
+    Rule("place_rival", "place_rival",
+         lambda r, ctx, c: _unless(c.place_rival, places.place_rival(r))),
     Rule("restates_passage", "restates_passage", not_restating),
 )
 
