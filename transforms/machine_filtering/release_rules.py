@@ -16,6 +16,10 @@ source sentence. Order, and why:
    mention's (`quality.flags.incomplete_answers`: "Cape Verde Islands" beside "Cape
    Verde", "Scooter Braun" beside "Braun"). The answer set may be wrong, so the item is
    not released.
+2c. `answer_form`: no answer has the form of the query's removed mention (the
+   candidates' `mention` column): "the @placeholder church" (Armenian) answered only by
+   "Armenians", "killed by the @placeholder" (Soviets) only by "Soviet" (`answer_form.py`:
+   number, demonym class). The item is wrong as written.
 3. `copied_context`: the nearest content word beside the placeholder (with the function
    words between) is written beside an answer mention and beside no other entity in the
    passage, the word or its stem (`quality/neighbours.py`): matched, not read.
@@ -66,6 +70,7 @@ from transforms.core.config import setting
 from transforms.core.hashing import stable_hash
 from transforms.core.rules import Rule, first_rejection
 from transforms.machine_filtering import lexical, metonymy
+from transforms.machine_filtering.answer_form import answer_form
 from transforms.machine_filtering.entity_types import (
     compatible_entities,
     only_linked_entity,
@@ -93,6 +98,10 @@ class ReleaseConfig:
         True, "release rule: reject a query a passage mention of whose answer may be missing "
               "from its answer set (name words a subset or superset of an answer's)",
         flag="reject_incomplete_answers")
+    answer_form: bool = setting(
+        True, "release rule: reject a query none of whose answers has the form of the "
+              "mention the placeholder replaced (singular/plural, demonym adjective/people)",
+        flag="reject_answer_form")
     copied_context: bool = setting(
         True, "release rule: reject a query whose words beside the placeholder are copied "
               "from beside an answer mention and beside no other entity",
@@ -258,6 +267,8 @@ RELEASE_RULES = (
     Rule("list_line", "list_line", not_list_line),
     Rule("incomplete_answers", "incomplete_answers",
          lambda r, ctx, c: _unless(c.incomplete_answers, flags.left_out_detail(r))),
+    Rule("answer_form", "answer_form",
+         lambda r, ctx, c: _unless(c.answer_form, answer_form(r))),
     Rule("copied_context", "copied_context",
          lambda r, ctx, c: _unless(c.copied_context, neighbours.copied_neighbour(r))),
     Rule("only_compatible_entity", "only_compatible_entity",
