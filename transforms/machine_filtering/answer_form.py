@@ -17,13 +17,18 @@ An answer fits unless it is, as far as words show, the mention's other form:
   before a noun for an adjective fits (`generation.cloze.form_in_answers`: "the UK
   economy").
 
-Any other difference (a full name for a surname, an alias) fits: names are
+A plural mention right before a noun ("If @placeholder lymphoma", Burkitts) modifies it,
+and there any form fits ("Burkitt lymphoma", "British expats"): the slot is attributive
+when the next word of the query is a lower-case noun, or a lower-case adjective and then
+a noun (spaCy tags, the release rules' lemmas; without them a plural mention is not
+judged). Any other difference (a full name for a surname, an alias) fits: names are
 interchangeable in a slot. Case and a possessive ending are ignored. No mention (a row
 generated before the column, or from another source): no judgement.
 """
 import re
 from typing import Optional
 
+from transforms.core.constants import PLACEHOLDER
 from transforms.curation.countries import country_form, country_of
 
 
@@ -67,18 +72,36 @@ def demonym_mismatch(mention: str, answer: str) -> bool:
     return _people(m) != _people(a)
 
 
-def fits(mention: str, answer: str) -> bool:
-    """The answer reads in the slot the mention left (see the module docstring)."""
+def attributive(query: str, tokens) -> Optional[bool]:
+    """The placeholder modifies the noun after it ("@placeholder lymphoma", "@placeholder
+    new album"); None: no tokens to tell."""
+    if tokens is None:
+        return None
+    end = query.find(PLACEHOLDER) + len(PLACEHOLDER)
+    after = [t for t in tokens if t.start >= end][:2]
+    if not after or after[0].start > end + 1 or not query[after[0].start:][:1].islower():
+        return False
+    return after[0].pos == "NOUN" or (after[0].pos == "ADJ" and len(after) > 1
+                                      and after[1].pos == "NOUN")
+
+
+def fits(mention: str, answer: str, before_noun: Optional[bool] = False) -> bool:
+    """The answer reads in the slot the mention left (see the module docstring);
+    `before_noun`: the slot is attributive (None: unknown)."""
     if form_key(mention) == form_key(answer):
+        return True
+    if _people(form_key(mention)) and before_noun is not False:
         return True
     return not (number_variant(mention, answer) or demonym_mismatch(mention, answer))
 
 
-def answer_form(row: dict) -> Optional[str]:
-    """None when some answer fits the slot (or the row has no `mention`), else why not."""
+def answer_form(row: dict, tokens=None) -> Optional[str]:
+    """None when some answer fits the slot (or the row has no `mention`), else why not.
+    `tokens`: the query's spaCy tokens (`lexical.Lemmas.queries`)."""
     mention = row.get("mention")
     answers = [a["text"] for a in row.get("answers") or ()]
-    if not mention or not answers or any(fits(mention, a) for a in answers):
+    before_noun = attributive(row.get("query") or "", tokens)
+    if not mention or not answers or any(fits(mention, a, before_noun) for a in answers):
         return None
     forms = sorted(set(answers))
     return (f"the query's mention {mention!r} has no answer of its form: "

@@ -186,7 +186,7 @@ class ReleaseConfig:
     @property
     def needs_lemmas(self) -> bool:
         return (self.restates_words or self.list_line or self.neighbour_word
-                or self.capital_rival)
+                or self.capital_rival or self.answer_form)
 
 
 class Context(NamedTuple):
@@ -268,7 +268,7 @@ RELEASE_RULES = (
     Rule("incomplete_answers", "incomplete_answers",
          lambda r, ctx, c: _unless(c.incomplete_answers, flags.left_out_detail(r))),
     Rule("answer_form", "answer_form",
-         lambda r, ctx, c: _unless(c.answer_form, answer_form(r))),
+         lambda r, ctx, c: _unless(c.answer_form, answer_form(r, _query_tokens(r, ctx)))),
     Rule("copied_context", "copied_context",
          lambda r, ctx, c: _unless(c.copied_context, neighbours.copied_neighbour(r))),
     Rule("only_compatible_entity", "only_compatible_entity",
