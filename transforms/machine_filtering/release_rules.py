@@ -16,10 +16,8 @@ source sentence. Order, and why:
    mention's (`quality.flags.incomplete_answers`: "Cape Verde Islands" beside "Cape
    Verde", "Scooter Braun" beside "Braun"). The answer set may be wrong, so the item is
    not released.
-2c. `answer_form`: no answer has the form of the query's removed mention (the
-   candidates' `mention` column): "the @placeholder church" (Armenian) answered only by
-   "Armenians", "killed by the @placeholder" (Soviets) only by "Soviet" (`answer_form.py`:
-   number, demonym class). The item is wrong as written.
+2c. `answer_form`: no answer has the form (number, demonym class) of the removed mention
+   (`mention`): "the @placeholder church" (Armenian) answered by "Armenians" alone.
 3. `copied_context`: the nearest content word beside the placeholder (with the function
    words between) is written beside an answer mention and beside no other entity in the
    passage, the word or its stem (`quality/neighbours.py`): matched, not read.
