@@ -91,10 +91,13 @@ def test_queries_replace_one_mention_and_answers_are_coreferent(annotated):
             assert r["passage"][a["start"]:a["end"]] == a["text"]
             assert (a["start"], a["end"]) in spans
         assert 0 <= r["fold"] < 5
+        # the removed mention (release rule answer_form) puts the sentence back
+        assert r["query"].replace(PLACEHOLDER, r["mention"]) in {s.text for s in kept}
     dubois = [r for r in rows if r["query"].startswith("@placeholder insisted")]
     assert dubois, [r["query"] for r in rows]
     # "Dubois" in the query answers with every mention of Marie Dubois in the passage
     assert "Marie Dubois" in {a["text"] for a in dubois[0]["answers"]}
+    assert dubois[0]["mention"] == "Dubois"
     assert len({r["id"] for r in rows}) == len(rows)
 
 

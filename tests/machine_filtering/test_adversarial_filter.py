@@ -158,7 +158,8 @@ def test_every_candidate_is_scored_or_errored_and_counted(filtered):
     assert {r["reason"] for r in released_out.values()} <= {
         "answer_in_query", "copied_context", "only_compatible_entity", "article_agreement",
         "shared_role_word", "restates_passage", "sibling_query", "list_line",
-        "restates_words", "neighbour_word", "capital_rival", "incomplete_answers", "only_entity_of_label"}
+        "restates_words", "neighbour_word", "capital_rival", "incomplete_answers", "only_entity_of_label",
+        "answer_form"}
     assert all(r["detail"] for r in released_out.values()) and released_out
     release = stats["stages"]["release"]
     assert release["in"] == stats["stages"]["adversary"]["out"] == len(left)

@@ -38,8 +38,11 @@ _QUERY_FIELDS = [
     pa.field("answers", pa.list_(ANSWER), nullable=False),
 ]
 
-#: Rows of DIR/candidates: every generated cloze triple, with its fold.
-CANDIDATE_SCHEMA = pa.schema(_QUERY_FIELDS + [pa.field("fold", pa.int32(), nullable=False)])
+#: Rows of DIR/candidates: every generated cloze triple, with its fold and the mention text
+#: the placeholder replaced (null where unknown; the release rule `answer_form` reads it;
+#: not a released column).
+CANDIDATE_SCHEMA = pa.schema(_QUERY_FIELDS + [pa.field("fold", pa.int32(), nullable=False),
+                                              pa.field("mention", pa.string(), nullable=True)])
 
 #: Candidates once scored by the adversary (DIR/filtered/scored and /kept).
 SCORED_SCHEMA = pa.schema(list(CANDIDATE_SCHEMA) + [

@@ -118,4 +118,4 @@ def queries_for_sentence(passage: Passage, sentence: CandidateSentence, shared: 
         why = first_rejection(QUERY_RULES, mention)
         yield qid, why if why is not None else dict(
             shared, id=qid, query=make_query(sentence.text, m.start, m.end),
-            answers=mention.answers)
+            answers=mention.answers, mention=sentence.text[m.start:m.end])

@@ -16,6 +16,8 @@ source sentence. Order, and why:
    mention's (`quality.flags.incomplete_answers`: "Cape Verde Islands" beside "Cape
    Verde", "Scooter Braun" beside "Braun"). The answer set may be wrong, so the item is
    not released.
+2c. `answer_form`: no answer has the form (number, demonym class) of the removed mention
+   (`mention`): "the @placeholder church" (Armenian) answered by "Armenians" alone.
 3. `copied_context`: the nearest content word beside the placeholder (with the function
    words between) is written beside an answer mention and beside no other entity in the
    passage, the word or its stem, or the placeholder is paired ("X and @placeholder")
@@ -71,6 +73,7 @@ from transforms.core.config import setting
 from transforms.core.hashing import stable_hash
 from transforms.core.rules import Rule, first_rejection
 from transforms.machine_filtering import lexical, metonymy, places
+from transforms.machine_filtering.answer_form import answer_form
 from transforms.machine_filtering.entity_types import (
     compatible_entities,
     only_linked_entity,
@@ -98,6 +101,10 @@ class ReleaseConfig:
         True, "release rule: reject a query a passage mention of whose answer may be missing "
               "from its answer set (name words a subset or superset of an answer's)",
         flag="reject_incomplete_answers")
+    answer_form: bool = setting(
+        True, "release rule: reject a query none of whose answers has the form of the "
+              "mention the placeholder replaced (singular/plural, demonym adjective/people)",
+        flag="reject_answer_form")
     copied_context: bool = setting(
         True, "release rule: reject a query whose words beside the placeholder are copied "
               "from beside an answer mention and beside no other entity",
@@ -186,7 +193,7 @@ class ReleaseConfig:
     @property
     def needs_lemmas(self) -> bool:
         return (self.restates_words or self.list_line or self.neighbour_word
-                or self.capital_rival)
+                or self.capital_rival or self.answer_form)
 
 
 class Context(NamedTuple):
@@ -267,6 +274,8 @@ RELEASE_RULES = (
     Rule("list_line", "list_line", not_list_line),
     Rule("incomplete_answers", "incomplete_answers",
          lambda r, ctx, c: _unless(c.incomplete_answers, flags.left_out_detail(r))),
+    Rule("answer_form", "answer_form",
+         lambda r, ctx, c: _unless(c.answer_form, answer_form(r, _query_tokens(r, ctx)))),
     Rule("copied_context", "copied_context",
          lambda r, ctx, c: _unless(c.copied_context, neighbours.copied_neighbour(r)
                                    or neighbours.coordinated_partner(r))),

@@ -1,0 +1,115 @@
+"""The release rule `answer_form`: no accepted answer has the form of the mention the
+placeholder replaced (the candidates' `mention` column), so no answer reads in the slot.
+Rows built from real BBC text (../shared/corpus/bbc_news/politics/035.txt and 018.txt,
+quoted); the queries reshape their sentences. Query tags from the real spaCy pipeline
+(tagger and lemmatizer only), loaded once for the module."""
+import pytest
+
+from tests.fixtures.item_rows import row
+from transforms.machine_filtering import answer_form as af
+from transforms.machine_filtering import lexical
+from transforms.machine_filtering.release_rules import ReleaseConfig, check_row
+
+pytestmark = pytest.mark.fast
+
+TURKEY = ("Some are concerned that a change of government could lead to Turkey reneging on "
+          "key human rights reforms it has recently enacted. And many in France would prefer "
+          "Turkey to admit that World War I-era killing of Armenians constituted genocide. "
+          "But Mr Blair and the Labour government have been the staunchest backers of "
+          "Turkish accession.")
+TURKEY_ENTS = [("Turkey", "GPE"), ("France", "GPE"), ("World War I", "EVENT"),
+               ("Armenians", "NORP"), ("Blair", "PERSON"), ("Labour", "ORG"),
+               ("Turkish", "NORP")]
+AUSCHWITZ = ("The prince, 20, apologised, but critics have called for him to go to Auschwitz "
+             "for the commemoration of the Soviet liberation of the camp. Prince Harry "
+             "should see for himself the results of the hated symbol, Rabbi Marvin Hier, "
+             "founder of the Simon Wiesenthal Center said.")
+AUSCHWITZ_ENTS = [("Auschwitz", "GPE"), ("Soviet", "NORP"), ("Prince Harry", "PERSON"),
+                  ("Marvin Hier", "PERSON"), ("Simon Wiesenthal Center", "ORG")]
+ONLY = ReleaseConfig(answer_in_query=False, list_line=False, incomplete_answers=False,
+                     copied_context=False, only_compatible_entity=False,
+                     article_agreement=False, shared_role_word=False, restates_words=False,
+                     neighbour_word=False, capital_rival=False, only_entity_of_label=False,
+                     max_queries_per_sentence=0)
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return lexical.load_lemmatizer(ONLY.lemma_model)
+
+
+def _row(text, query, answer, ents, mention):
+    return dict(row(text, query, answer, ents), mention=mention)
+
+
+def _check(nlp, r, config=ONLY):
+    return check_row(r, config, lemmas=lexical.lemmatize(nlp, [r]))
+
+
+def test_an_adjective_slot_answered_only_by_a_people_is_rejected(nlp):
+    r = _row(TURKEY, "The head of the @placeholder church in Istanbul backed the talks.",
+             "Armenians", TURKEY_ENTS, "Armenian")
+    rejected = _check(nlp, r)
+    assert rejected is not None and rejected.reason == "answer_form"
+    assert "'Armenian'" in rejected.detail and "'Armenians'" in rejected.detail
+    # the same query, had the sentence said the people, passes
+    assert _check(nlp, dict(r, query="Many @placeholder marched.", mention="Armenians")) is None
+
+
+def test_a_plural_slot_answered_only_by_the_singular_is_rejected(nlp):
+    r = _row(AUSCHWITZ, "Millions were killed by the @placeholder in the war.", "Soviet",
+             AUSCHWITZ_ENTS, "Soviets")
+    assert _check(nlp, r).reason == "answer_form"
+    assert _check(nlp, dict(r, query="There were @placeholder aplenty in the camp.")
+                  ).reason == "answer_form"
+    # possessive endings and case do not count: "Soviets'" is the plural
+    assert _check(nlp, dict(r, mention="SOVIET's")) is None
+    assert af.form_key("Soviets'") == "soviets" and af.form_key("Soviet’s") == "soviet"
+
+
+def test_a_plural_before_a_noun_modifies_it_and_any_form_fits(nlp):
+    # "If Burkitts lymphoma is in the chest": "Burkitt lymphoma" reads as well
+    r = _row(AUSCHWITZ, "The @placeholder liberation of the camp was marked.", "Soviet",
+             AUSCHWITZ_ENTS, "Soviets")
+    assert _check(nlp, r) is None
+    assert _check(nlp, dict(r, query="The @placeholder swift advance freed the camp.")) is None
+    # without tags a plural mention is not judged; a singular one still is
+    assert check_row(r, ONLY) is None
+    assert check_row(dict(r, mention="Soviet", answers=[dict(a, text="Soviets") for a in
+                                                        r["answers"]]), ONLY) is not None
+    # a singular mention before a noun needs the singular: "@placeholder shrines"
+    t = _row(TURKEY, "ISIS has destroyed churches and @placeholder shrines in the country.",
+             "Armenians", TURKEY_ENTS, "Armenian")
+    assert _check(nlp, t).reason == "answer_form"
+
+
+def test_one_answer_of_the_mention_form_is_enough():
+    text = TURKEY.replace("Turkish accession", "Armenian demands")
+    r = _row(text, "The head of the @placeholder church backed the talks.", "Armenians",
+             TURKEY_ENTS + [("Armenian", "NORP")], "Armenian")
+    assert {a["text"] for a in r["answers"]} == {"Armenians"}
+    r["answers"] = r["answers"] + [a for a in (
+        {"start": e["start"], "end": e["end"], "text": e["text"]} for e in r["entities"])
+        if a["text"] == "Armenian"]
+    assert check_row(r, ONLY) is None
+
+
+def test_names_that_differ_otherwise_fit_the_slot():
+    # a surname for a full name, a country's name before a noun (the cloze policy)
+    assert af.fits("Blair", "Tony Blair") and af.fits("Mr Blair", "Blair")
+    assert af.fits("Turkish", "Turkey")              # "the Turkey economy": policy
+    assert not af.fits("Turks", "Turkey")            # a people is not the country
+    assert not af.fits("British", "Britons") and af.fits("Britons", "Brits")
+    assert not af.fits("Tories", "Tory") and not af.fits("Lost Rivers", "Lost River")
+    assert af.fits("Swiss", "Switzerland") and af.fits("Chinese", "China")
+
+
+def test_no_mention_column_or_the_rule_off_lets_it_pass():
+    r = _row(TURKEY, "The head of the @placeholder church backed the talks.", "Armenians",
+             TURKEY_ENTS, "Armenian")
+    assert check_row(dict(r, mention=None), ONLY) is None
+    r.pop("mention")
+    assert check_row(r, ONLY) is None
+    off = ReleaseConfig(**{**ONLY.__dict__, "answer_form": False})
+    assert check_row(dict(r, mention="Armenian"), off) is None
+    assert ReleaseConfig().answer_form is True

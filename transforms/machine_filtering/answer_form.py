@@ -1,0 +1,108 @@
+"""Does any answer fit the slot? For the release rule `answer_form` (issue 32).
+
+ReCoRD's answer is a passage span, and a reader puts it where the placeholder is. When the
+query's removed mention (the candidates' `mention` column: what the sentence said before
+`@placeholder` replaced it) and every passage mention of the entity have different
+grammatical forms, no accepted answer reads as the sentence did: "the head of the
+@placeholder church" (Armenian) answered only by "Armenians"; "killed by the
+@placeholder" (Soviets) answered only by "Soviet". The item is wrong as written.
+
+An answer fits unless it is, as far as words show, the mention's other form:
+
+- number: the same words but the last, which differs by a plural ending ("Soviet" /
+  "Soviets", "Lost River" / "Lost Rivers", "Tory" / "Tories");
+- a demonym of the same country in the other class (`countries.country_of`): a plural,
+  a people ("Britons", "Americans"), against a singular, an adjective ("British",
+  "American"); and a country's name for a people ("Armenia" for "Armenians"). A name
+  before a noun for an adjective fits (`generation.cloze.form_in_answers`: "the UK
+  economy").
+
+A plural mention right before a noun ("If @placeholder lymphoma", Burkitts) modifies it,
+and there any form fits ("Burkitt lymphoma", "British expats"): the slot is attributive
+when the next word of the query is a lower-case noun, or a lower-case adjective and then
+a noun (spaCy tags, the release rules' lemmas; without them a plural mention is not
+judged). Any other difference (a full name for a surname, an alias) fits: names are
+interchangeable in a slot. Case and a possessive ending are ignored. No mention (a row
+generated before the column, or from another source): no judgement.
+"""
+import re
+from typing import Optional
+
+from transforms.core.constants import PLACEHOLDER
+from transforms.curation.countries import country_form, country_of
+
+
+def form_key(text: str) -> str:
+    """Case-folded, spaces single, a possessive ending off ("Armenians'" -> "armenians")."""
+    words = " ".join((text or "").replace("’", "'").split()).casefold()
+    if words.endswith("s'"):
+        return words[:-1]
+    return re.sub(r"'s$", "", words)
+
+
+def _plural_of(plural: str, singular: str) -> bool:
+    """`plural` is `singular`'s last word with a plural ending: +s, +es, y -> ies."""
+    p, s = plural.split(" "), singular.split(" ")
+    if len(p) != len(s) or p[:-1] != s[:-1] or not s[-1]:
+        return False
+    a, b = p[-1], s[-1]
+    return a in (b + "s", b + "es") or (b.endswith("y") and a == b[:-1] + "ies")
+
+
+def number_variant(mention: str, answer: str) -> bool:
+    """One is the other with a plural ending on its last word."""
+    m, a = form_key(mention), form_key(answer)
+    return _plural_of(m, a) or _plural_of(a, m)
+
+
+def _people(key: str) -> bool:
+    last = key.split(" ")[-1] if key else ""
+    return last.endswith("s") and not last.endswith("ss")
+
+
+def demonym_mismatch(mention: str, answer: str) -> bool:
+    """Both stand for one country and the answer is not of the mention's class: a people
+    (plural demonym) against an adjective, or against the country's name."""
+    code = country_of(mention)
+    if not code or country_form(mention) != "demonym" or country_of(answer) != code:
+        return False
+    m, a = form_key(mention), form_key(answer)
+    if country_form(answer) == "name":
+        return _people(m)
+    return _people(m) != _people(a)
+
+
+def attributive(query: str, tokens) -> Optional[bool]:
+    """The placeholder modifies the noun after it ("@placeholder lymphoma", "@placeholder
+    new album"); None: no tokens to tell."""
+    if tokens is None:
+        return None
+    end = query.find(PLACEHOLDER) + len(PLACEHOLDER)
+    after = [t for t in tokens if t.start >= end][:2]
+    if not after or after[0].start > end + 1 or not query[after[0].start:][:1].islower():
+        return False
+    return after[0].pos == "NOUN" or (after[0].pos == "ADJ" and len(after) > 1
+                                      and after[1].pos == "NOUN")
+
+
+def fits(mention: str, answer: str, before_noun: Optional[bool] = False) -> bool:
+    """The answer reads in the slot the mention left (see the module docstring);
+    `before_noun`: the slot is attributive (None: unknown)."""
+    if form_key(mention) == form_key(answer):
+        return True
+    if _people(form_key(mention)) and before_noun is not False:
+        return True
+    return not (number_variant(mention, answer) or demonym_mismatch(mention, answer))
+
+
+def answer_form(row: dict, tokens=None) -> Optional[str]:
+    """None when some answer fits the slot (or the row has no `mention`), else why not.
+    `tokens`: the query's spaCy tokens (`lexical.Lemmas.queries`)."""
+    mention = row.get("mention")
+    answers = [a["text"] for a in row.get("answers") or ()]
+    before_noun = attributive(row.get("query") or "", tokens)
+    if not mention or not answers or any(fits(mention, a, before_noun) for a in answers):
+        return None
+    forms = sorted(set(answers))
+    return (f"the query's mention {mention!r} has no answer of its form: "
+            f"{', '.join(repr(a) for a in forms[:4])}")
