@@ -13,7 +13,8 @@ it judges, listed in `CLEANING_RULES` in the order `clean_article` applies them:
 | `CLEANED_RULES`             | the cleaned article                     | rejects it     |
 
 Text cut out of a paragraph by pattern (captions.py: caption labels, "Scroll down for
-video"; promotions.py: a promotion opening a sentence) carries its Reject too. Dropped
+video"; promotions.py: a promotion opening a sentence; listings.py: a list's label lines
+and its intro) carries its Reject too. Dropped
 lines and pieces are counted by reason (`pieces_dropped.<reason>`); a rejected article
 is a row of DIR/rejected.
 """
@@ -24,7 +25,7 @@ from typing import NamedTuple, Optional, Union
 
 from transforms.core.config import setting
 from transforms.core.rules import Reject, Rule, first_rejection
-from transforms.curation import embeds, wraps
+from transforms.curation import embeds, listings, wraps
 from transforms.curation import highlights as H
 from transforms.curation.captions import (  # noqa: F401
     CAPTION_LABEL,
@@ -229,8 +230,10 @@ def paragraph_pieces(paragraph: str, source: Optional[str], alone: bool = True) 
             out.append((fragment, whole))
             continue
         cut_out = []
-        pieces = [p for c in split_captions(fragment, cut_out, source != "dailymail")
-                  for p in split_promotions(c, cut_out)]
+        pieces = [p for f in listings.split_label_lines(fragment, cut_out)
+                  for c in split_captions(f, cut_out, source != "dailymail")
+                  for q in split_promotions(c, cut_out)
+                  for p in listings.split_list_intro(q, cut_out)]
         for piece in pieces:
             followed = not (alone and len(fragments) == 1 and len(pieces) == 1)
             out.append((piece, first_rejection(PIECE_RULES, piece, Piece(source, followed))))
