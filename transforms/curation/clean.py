@@ -33,6 +33,7 @@ from transforms.curation.captions import (  # noqa: F401
     caption_labels,
     count_photo_positions,
     is_caption_piece,
+    is_photo_credit,
     split_captions,
     strip_photo_positions,
     strip_repeated_sentences,
@@ -187,13 +188,15 @@ NOT_BOILERPLATE = Rule("not_boilerplate", "boilerplate",
                        lambda piece, ctx, c: not is_boilerplate(piece))
 NOT_PROMOTION = Rule("not_promotion", "promotion",
                      lambda piece, ctx, c: not is_promotion_piece(piece))
+NOT_PHOTO_CREDIT = Rule("not_photo_credit", "photo_credit",
+                        lambda piece, ctx, c: not is_photo_credit(piece))
 NOT_CAPTION_PIECE = Rule("not_caption", "caption",
                          lambda piece, ctx, c: not is_caption_piece(piece, ctx.source,
                                                                     ctx.followed))
 # pieces of a paragraph that are not text of the story (fragments.py, promotions.py,
 # captions.py): dropped by clean
 PIECE_RULES = (NOT_BOILERPLATE, NOT_STAT_BOX, NOT_LINK_HEADLINE, NOT_LIVE_FEED,
-               NOT_PROMOTION, NOT_CAPTION_PIECE)
+               NOT_PROMOTION, NOT_PHOTO_CREDIT, NOT_CAPTION_PIECE)
 PROMOTION = Reject("not_promotion", "promotion")
 
 
