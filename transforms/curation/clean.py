@@ -144,12 +144,16 @@ def strip_trailing_credit(text: str) -> str:
 
 
 _LIST_BULLET = re.compile(r"^[ \t]*[•·▪●◦■□►▶➤✓✔](?:[ \t]+|(?=\S))", re.M)
+# a bullet after a sentence end, where the page's lines were joined ("... resignation. •
+# Flanked by Snow ...", the loader's layout)
+_JOINED_BULLET = re.compile(r"(?:(?<=[.!?:])|(?<=[.!?]['\"’”)]))[ \t]+[•▪●◦■□►▶➤✓✔][ \t]+")
 
 
 def strip_list_bullets(text: str) -> str:
-    """A list item's bullet at the start of a line is layout, not text: "• Democrats are
-    working to ..." (a CNN 2010 page's list of quotes) reads "Democrats are working to ..."."""
-    return _LIST_BULLET.sub("", text)
+    """A list item's bullet at the start of a line, or after a sentence end where lines
+    were joined, is layout, not text: "• Democrats are working to ..." (a CNN 2010 page's
+    list of quotes) reads "Democrats are working to ..."."""
+    return _JOINED_BULLET.sub(" ", _LIST_BULLET.sub("", text))
 
 
 def clean_paragraph(text: str) -> str:

@@ -132,7 +132,7 @@ def is_list_intro(text: str, next_text: Optional[str] = None) -> bool:
     in it ("He said:", "The statement reads:"), and, when the text after it is known,
     that text opens with no quotation mark."""
     t = text.strip()
-    if not t.endswith(":") or t[:1] in "'‘\"“" or len(t.split()) < 3:
+    if not t.endswith(":") or t[:1] in "'‘\"“":
         return False
     if next_text is not None and next_text.lstrip()[:1] in "'‘\"“":
         return False
