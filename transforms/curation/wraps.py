@@ -31,7 +31,7 @@ from typing import List, NamedTuple, Optional, Tuple
 
 from transforms.core.rules import Rule, first_rejection
 from transforms.curation.captions import caption_labels
-from transforms.curation.fragments import is_link_headline
+from transforms.curation.fragments import headline_shaped, is_link_headline
 from transforms.curation.listings import NOT_LIST_INTRO_LINE, opens_line
 from transforms.curation.promotions import is_promotion
 from transforms.curation.wordlists import (
@@ -229,7 +229,8 @@ def is_link_headline_line(line: Line, source: Optional[str]) -> bool:
     a linked story's title or a heading: "'Treated like cattle': Yazidi women sold,
     raped, enslaved by ISIS ."), as `not_link_headline` drops it in a .story."""
     return (not line.next_text[:1].islower() and is_link_headline(line.text, source)
-            and (line.whole or opens_line(line.text) and not ends_open(line.text)))
+            and (line.whole or headline_shaped(line.text.split())
+                 or opens_line(line.text) and not ends_open(line.text)))
 
 
 MAX_UNPUNCTUATED_WORDS = 60
