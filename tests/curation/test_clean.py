@@ -280,7 +280,8 @@ def _ends_like_text(p):
 def test_piece_rules_are_named_rules_with_reasons():
     assert all(isinstance(r, Rule) for r in PIECE_RULES)
     assert [r.reason for r in PIECE_RULES] == ["boilerplate", "stat_box", "link_headline",
-                                               "live_feed", "promotion", "caption"]
+                                               "live_feed", "promotion", "photo_credit",
+                                               "caption"]
     got = paragraph_pieces("E-mail to a friend", "cnn")
     assert got[0][1].reason == "boilerplate"
 

@@ -154,7 +154,8 @@ def test_the_line_rules_are_named_rules_with_reasons():
     assert all(isinstance(r, Rule) for r in wraps.WRAP_LINE_RULES)
     assert [(r.name, r.reason) for r in wraps.WRAP_LINE_RULES] == [
         ("not_video_line", "video_line"), ("not_promotion", "promotion"),
-        ("not_link_headline", "link_headline"), ("not_wrap_caption", "wrap_caption"),
+        ("not_link_headline", "link_headline"), ("not_list_intro", "list_intro"),
+        ("not_wrap_caption", "wrap_caption"),
         ("not_caption", "caption")]
 
 

@@ -63,7 +63,11 @@ _FUNCTION_WORDS = frozenset({
 })
 
 
-_POSITIONS = (_PHOTO_POSITION, _BRACKET_POSITION, _COMMA_PICTURED, _COMMA_POSITION)
+# a photo credit in brackets anywhere: "(Image: Getty Images)", "(Photo: AP)", "(Pic: PA)"
+_BRACKET_CREDIT = re.compile(r"\s*\((?:Images?|Photos?|Photograph|Pictures?|Pics?|Credit|"
+                             r"Photo credit|Picture credit)\s*:\s*[^()]{1,60}\)", re.IGNORECASE)
+_POSITIONS = (_PHOTO_POSITION, _BRACKET_POSITION, _COMMA_PICTURED, _COMMA_POSITION,
+              _BRACKET_CREDIT)
 
 
 def strip_photo_positions(text: str) -> str:
@@ -171,18 +175,58 @@ def credited_captions(text: str) -> list:
     return out
 
 
+# a label naming the picture ("Pictured: The scene of the crash on Sunday."): what follows
+# it, to its sentence's end, is the caption, not a sentence of the story
+_PHOTO_LABEL = re.compile(r"^(?:Pictured|Photo|Photograph|Image|Picture|Above|Below|Inset|"
+                          r"Left|Right|Top|Bottom|Main picture|Main image|Credit)\b",
+                          re.IGNORECASE)
+_CAPTION_END = re.compile(r"[.!?…]['\"’”)]*(?=\s|$)")
+MAX_PHOTO_CAPTION_WORDS = 40
+
+
+def photo_caption_end(text: str, start: int) -> int:
+    """The end of a photo label's caption: the end of its line (the paragraph's end) when
+    the line holds at most 40 words and one sentence at most, else `start` (text whose
+    line breaks are lost glues the caption to the story: only the label goes)."""
+    line = text[start:].split("\n")[0].rstrip()
+    ends = list(_CAPTION_END.finditer(line))
+    if len(line.split()) <= MAX_PHOTO_CAPTION_WORDS and (not ends or len(ends) == 1
+                                                         and ends[0].end() == len(line)):
+        return start + len(line)
+    return start
+
+
 def caption_cuts(text: str, keep_names: bool = False) -> list:
-    """(start, end, Reject) of each "Scroll down for video" line, caption label and
-    credited caption."""
+    """(start, end, Reject) of each "Scroll down for video" line, caption label (with its
+    caption when the label names the picture: "Pictured: ...") and credited caption."""
     cuts = [(m.start(), m.end(), SCROLL_LINE) for m in _SCROLL.finditer(text)]
-    cuts += [(s, e, CAPTION_LABEL) for s, e in caption_labels(text, keep_names)]
+    for s, e in caption_labels(text, keep_names):
+        end = photo_caption_end(text, e) if _PHOTO_LABEL.match(text[s:e]) else e
+        cuts.append((s, end, PHOTO_CAPTION if end > e else CAPTION_LABEL))
     cuts += [(s, e, CREDITED_CAPTION) for s, e in credited_captions(text)]
     return sorted(cuts)
 
 
 SCROLL_LINE = Reject("not_scroll_line", "scroll_line")
 CAPTION_LABEL = Reject("not_caption_label", "caption_label")
+PHOTO_CAPTION = Reject("not_photo_caption", "photo_caption")
 CREDITED_CAPTION = Reject("not_credited_caption", "credited_caption")
+
+
+# a piece that is only a photo credit: an agency ("Getty Images", "AP Photo/Evan Vucci"),
+# with or without a label ("Photo: Reuters") and brackets
+_AGENCY = (r"(?:Getty(?: Images)?|AP(?: Photo)?|AFP(?:/Getty Images)?|Reuters|PA(?: Wire)?|"
+           r"EPA|Rex(?: Features)?|Shutterstock|Alamy|Splash(?: News)?|Barcroft(?: Media)?|"
+           r"SWNS|Instagram|Twitter|Facebook|Handout|Supplied|File)")
+_CREDIT_LINE = re.compile(
+    r"^\(?(?:(?:Images?|Photos?|Photograph|Pictures?|Pics?|Credit|Photo credit|Source)\s*:\s*)?"
+    + _AGENCY + r"(?:\s*/\s*[^()/]{1,40})?\)?\.?$", re.IGNORECASE)
+
+
+def is_photo_credit(piece: str) -> bool:
+    """A piece that is only a photo credit ("Getty Images", "(Image: PA)", "Photo: AP
+    Photo/Evan Vucci"), in any layout."""
+    return bool(_CREDIT_LINE.match(piece.strip()))
 
 
 def split_captions(text: str, cut_out: Optional[list] = None,

@@ -13,7 +13,8 @@ it judges, listed in `CLEANING_RULES` in the order `clean_article` applies them:
 | `CLEANED_RULES`             | the cleaned article                     | rejects it     |
 
 Text cut out of a paragraph by pattern (captions.py: caption labels, "Scroll down for
-video"; promotions.py: a promotion opening a sentence) carries its Reject too. Dropped
+video"; promotions.py: a promotion opening a sentence; listings.py: a list's label lines
+and its intro) carries its Reject too. Dropped
 lines and pieces are counted by reason (`pieces_dropped.<reason>`); a rejected article
 is a row of DIR/rejected.
 """
@@ -24,7 +25,7 @@ from typing import NamedTuple, Optional, Union
 
 from transforms.core.config import setting
 from transforms.core.rules import Reject, Rule, first_rejection
-from transforms.curation import embeds, wraps
+from transforms.curation import embeds, listings, wraps
 from transforms.curation import highlights as H
 from transforms.curation.captions import (  # noqa: F401
     CAPTION_LABEL,
@@ -32,6 +33,7 @@ from transforms.curation.captions import (  # noqa: F401
     caption_labels,
     count_photo_positions,
     is_caption_piece,
+    is_photo_credit,
     split_captions,
     strip_photo_positions,
     strip_repeated_sentences,
@@ -142,12 +144,16 @@ def strip_trailing_credit(text: str) -> str:
 
 
 _LIST_BULLET = re.compile(r"^[ \t]*[•·▪●◦■□►▶➤✓✔](?:[ \t]+|(?=\S))", re.M)
+# a bullet after a sentence end, where the page's lines were joined ("... resignation. •
+# Flanked by Snow ...", the loader's layout)
+_JOINED_BULLET = re.compile(r"(?:(?<=[.!?:])|(?<=[.!?]['\"’”)]))[ \t]+[•▪●◦■□►▶➤✓✔][ \t]+")
 
 
 def strip_list_bullets(text: str) -> str:
-    """A list item's bullet at the start of a line is layout, not text: "• Democrats are
-    working to ..." (a CNN 2010 page's list of quotes) reads "Democrats are working to ..."."""
-    return _LIST_BULLET.sub("", text)
+    """A list item's bullet at the start of a line, or after a sentence end where lines
+    were joined, is layout, not text: "• Democrats are working to ..." (a CNN 2010 page's
+    list of quotes) reads "Democrats are working to ..."."""
+    return _JOINED_BULLET.sub(" ", _LIST_BULLET.sub("", text))
 
 
 def clean_paragraph(text: str) -> str:
@@ -186,13 +192,15 @@ NOT_BOILERPLATE = Rule("not_boilerplate", "boilerplate",
                        lambda piece, ctx, c: not is_boilerplate(piece))
 NOT_PROMOTION = Rule("not_promotion", "promotion",
                      lambda piece, ctx, c: not is_promotion_piece(piece))
+NOT_PHOTO_CREDIT = Rule("not_photo_credit", "photo_credit",
+                        lambda piece, ctx, c: not is_photo_credit(piece))
 NOT_CAPTION_PIECE = Rule("not_caption", "caption",
                          lambda piece, ctx, c: not is_caption_piece(piece, ctx.source,
                                                                     ctx.followed))
 # pieces of a paragraph that are not text of the story (fragments.py, promotions.py,
 # captions.py): dropped by clean
 PIECE_RULES = (NOT_BOILERPLATE, NOT_STAT_BOX, NOT_LINK_HEADLINE, NOT_LIVE_FEED,
-               NOT_PROMOTION, NOT_CAPTION_PIECE)
+               NOT_PROMOTION, NOT_PHOTO_CREDIT, NOT_CAPTION_PIECE)
 PROMOTION = Reject("not_promotion", "promotion")
 
 
@@ -229,8 +237,10 @@ def paragraph_pieces(paragraph: str, source: Optional[str], alone: bool = True) 
             out.append((fragment, whole))
             continue
         cut_out = []
-        pieces = [p for c in split_captions(fragment, cut_out, source != "dailymail")
-                  for p in split_promotions(c, cut_out)]
+        pieces = [p for f in listings.split_label_lines(fragment, cut_out)
+                  for c in split_captions(f, cut_out, source != "dailymail")
+                  for q in split_promotions(c, cut_out)
+                  for p in listings.split_list_intro(q, cut_out)]
         for piece in pieces:
             followed = not (alone and len(fragments) == 1 and len(pieces) == 1)
             out.append((piece, first_rejection(PIECE_RULES, piece, Piece(source, followed))))

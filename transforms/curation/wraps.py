@@ -32,6 +32,7 @@ from typing import List, NamedTuple, Optional, Tuple
 from transforms.core.rules import Rule, first_rejection
 from transforms.curation.captions import caption_labels
 from transforms.curation.fragments import headline_shaped, is_link_headline
+from transforms.curation.listings import NOT_LIST_INTRO_LINE, opens_line
 from transforms.curation.promotions import is_promotion
 from transforms.curation.wordlists import (
     CAPTION_FINITE,
@@ -223,10 +224,13 @@ def is_wrap_caption(line: Line) -> bool:
 
 
 def is_link_headline_line(line: Line, source: Optional[str]) -> bool:
-    """A CNN line with no end mark, a line of its own or headline-shaped after a sentence
-    end (fragments.py): a linked story's title, as `not_link_headline` drops it in a .story."""
+    """A CNN line with no end mark that the next line does not carry on, from a sentence
+    end to its wrap dot (fragments.py: CNN pages end every sentence with a mark, so it is
+    a linked story's title or a heading: "'Treated like cattle': Yazidi women sold,
+    raped, enslaved by ISIS ."), as `not_link_headline` drops it in a .story."""
     return (not line.next_text[:1].islower() and is_link_headline(line.text, source)
-            and (line.whole or headline_shaped(line.text.split())))
+            and (line.whole or headline_shaped(line.text.split())
+                 or opens_line(line.text) and not ends_open(line.text)))
 
 
 MAX_UNPUNCTUATED_WORDS = 60
@@ -255,8 +259,8 @@ NOT_LINK_HEADLINE_LINE = Rule("not_link_headline", "link_headline",
                               lambda line, source, c: not is_link_headline_line(line, source))
 NOT_WRAP_CAPTION = Rule("not_wrap_caption", "wrap_caption",
                         lambda line, s, c: not is_wrap_caption(line))
-WRAP_LINE_RULES = (NOT_VIDEO_LINE, NOT_PROMOTION_LINE, NOT_LINK_HEADLINE_LINE, NOT_WRAP_CAPTION,
-                   NOT_UNPUNCTUATED_LINE)
+WRAP_LINE_RULES = (NOT_VIDEO_LINE, NOT_PROMOTION_LINE, NOT_LINK_HEADLINE_LINE,
+                   NOT_LIST_INTRO_LINE, NOT_WRAP_CAPTION, NOT_UNPUNCTUATED_LINE)
 
 
 def judge_line(head: str, tail: str, line: Line, source: Optional[str]) -> tuple:

@@ -12,7 +12,9 @@ of defect a careful reader finds:
   non-place ("Manchester" / "Manchester United") is not counted;
 - `sibling`: the query's sentence gave another query of the same set (`siblings`);
 - `caption_like`: the query reads as a photo caption ("pictured", "(left)", a short
-  caption label before a colon);
+  caption label before a colon) or as a line of a list, not a sentence: a label line
+  ("@placeholder: Possession of heroin, visiting a common nuisance, held in lieu of
+  $72,500 bond.") or a list intro ending in a colon (curation/listings.py);
 - `promotion_line`: a passage line is a promotion ("CLICK HERE", "Read more", "Vote now").
 
 The row flags are `FLAG_RULES`, a table in the transforms/core/rules.py convention: a row
@@ -24,6 +26,7 @@ from typing import Iterable, Optional
 
 from transforms.core.rules import Rule, rejections
 from transforms.curation.coref import normalise_name
+from transforms.curation.listings import is_label_line, is_list_intro
 from transforms.quality.aliases import (
     PLACEHOLDER,
     PLACES,
@@ -155,6 +158,10 @@ def caption_like(row: dict) -> Optional[str]:
     m = _CAPTION_LABEL.match(query)
     if m and not set(m.group(0).lower().rstrip(": ").split()) & _SPEECH:
         return m.group(0).strip()
+    if is_label_line(query):
+        return "label line " + query.split(": ")[0] + ":"
+    if is_list_intro(query):
+        return "list intro"
     return None
 
 
