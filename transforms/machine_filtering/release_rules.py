@@ -202,10 +202,10 @@ def not_only_compatible_entity(row: dict, config: ReleaseConfig):
     cue = query_type_cue(row.get("query") or "")
     answer_fits, rivals = compatible_entities(row, cue.labels) if cue else (False, ())
     if not answer_fits or rivals:    # no cue, it points elsewhere, or a rival fits it
-        held, fine = role_holder(row), only_fine_entity(row) or only_place_entity(row)
+        held, fine = role_holder(row), only_fine_entity(row)
         if fine is not None and held is None:
             return False, fine
-        linked = only_linked_entity(row) if held is None else None
+        linked = (only_linked_entity(row) or only_place_entity(row)) if held is None else None
         if linked is not None:
             return False, linked
         return True if held is None else (False, (
