@@ -132,3 +132,13 @@ def test_between_a_capital_and_the_placeholder_asks_for_a_country():
     alone = row(capital.replace("the US", "they").replace("US forces", "forces"), query,
                 "Iran", [("Washington", "GPE")] + [e for e in BLAIR_ENTS if e[0] != "US"])
     assert "between_country" in pt.only_place_entity(alone)
+
+
+def test_a_country_the_query_names_by_its_demonym_is_no_rival():
+    passage = BLAIR + " Mr Blair said Britain would work with the US."
+    ents = BLAIR_ENTS + [("Britain", "GPE")]
+    query = "The British and US governments will keep pressing the @placeholder government."
+    assert pt.query_countries(query) == {"gb", "us"}
+    assert "government" in pt.only_place_entity(row(passage, query, "Iran", ents))
+    plain_query = "The US will keep pressing the @placeholder government."
+    assert pt.only_place_entity(row(passage, plain_query, "Iran", ents)) is None

@@ -19,7 +19,8 @@ region) finds rivals in the passage's other places that a reader sets aside at o
 
 `only_place_entity` rejects when the cue's kind fits the answer (place-voted,
 `entity_types.mention_votes`, and of that fine type) and no other passage entity the query
-does not name could be of it: one the gazetteer gives that type (whatever its label, a
+does not name (`named_in_query`, or a country the query names by name or demonym:
+"the British government" names Britain) could be of it: one the gazetteer gives that type (whatever its label, a
 person's name aside), or any place the gazetteer does not know (a town, "Crimea", "Kent":
 it could be anything); for a country cue, a capital (outside the dateline) too, and, where
 the slot takes an adjective ("the @placeholder government"), a people the table does not
@@ -182,6 +183,14 @@ def between_country(row: dict) -> Optional[tuple]:
     return None
 
 
+def query_countries(query: str) -> set:
+    """The country codes the query's words name, by name or demonym, one to three words
+    ("the British government" names Britain; `countries.country_of`)."""
+    words = re.findall(r"[\w'’.-]+", plain(query).replace(PLACEHOLDER, " | "))
+    return {code for n in (1, 2, 3) for i in range(len(words) - n + 1)
+            if words[i][:1].isupper() and (code := country_of(" ".join(words[i:i + n])))}
+
+
 def _kinds(passage: str, mentions: list, country_cue: bool, named: set) -> set:
     """The fine types an entity's mentions may have; a capital counts as its country for
     a country cue unless its only mentions are the dateline's, or the query names its
@@ -215,11 +224,13 @@ def only_place_entity(row: dict) -> Optional[str]:
     if not {k for m in answer for k in place_types(m.get("text") or "")} & fine:
         return None
     named = named_in_query(row)
-    countries = {country_of(m.get("text") or "") for k in named for m in mentions[k]}
+    countries = ({country_of(m.get("text") or "") for k in named for m in mentions[k]}
+                 | query_countries(row.get("query") or "")) - {None}
     for key, ms in mentions.items():
-        if key == "@answer" or key in named:
-            continue
-        kinds = _kinds(passage, ms, COUNTRY in fine, countries - {None})
+        if key == "@answer" or key in named or any(
+                country_of(m.get("text") or "") in countries for m in ms):
+            continue                           # the query names it ("the British government")
+        kinds = _kinds(passage, ms, COUNTRY in fine, countries)
         v = votes.get(key, [])
         if kinds & fine and not fits(v, PERSON):
             return None                        # a rival of the same kind
