@@ -142,3 +142,22 @@ def test_a_country_the_query_names_by_its_demonym_is_no_rival():
     assert "government" in pt.only_place_entity(row(passage, query, "Iran", ents))
     plain_query = "The US will keep pressing the @placeholder government."
     assert pt.only_place_entity(row(passage, plain_query, "Iran", ents)) is None
+
+
+@pytest.mark.parametrize("query, cue", [
+    ("Officials said @placeholder's nuclear programme was peaceful.", "nation_possessive"),
+    ("@placeholder's president spoke on Tuesday.", "nation_possessive"),
+    ("The @placeholder government said it would act.", "government"),
+    ("@placeholder's state fire agency said crews were out.", "us_state"),
+    ("The state of @placeholder sued the company.", "us_state"),
+    ("@placeholder Gov. Jerry Brown signed the bill.", "us_state"),
+    ("The city of @placeholder was flooded.", "city"),
+    ("@placeholder city council voted against it.", "city"),
+    ("Wages are low in many countries in @placeholder.", "region"),
+    ("Storms swept across @placeholder.", None),                # any place: no fine type
+    ("Iran's state media and @placeholder said so.", None),
+])
+def test_place_cue_table(query, cue):
+    found = pt.query_place_cue({"query": query, "passage": "", "entities": [],
+                                "answers": []})
+    assert (found[0] if found else None) == cue

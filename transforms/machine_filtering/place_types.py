@@ -138,7 +138,7 @@ PLACE_CUES = (
     _cue("government", rf"{_P}['’]s government\b|\bthe government of {_P}\b|"
                        rf"\bthe {_P} government\b", {COUNTRY, US_STATE}, True,
          "a government: a country's, or a US state's"),
-    _cue("us_state", rf"\bthe state of {_P}\b(?!['’]s| (?:of|and)\b)|{_P}['’]s {STATE_HAS}\b|"
+    _cue("us_state", rf"\b[Tt]he state of {_P}\b(?!['’]s| (?:of|and)\b)|{_P}['’]s {STATE_HAS}\b|"
                      rf"{_P} (?:Gov\.|Lt\. Gov\.|[Gg]overnor|state (?:police|troopers|"
                      rf"legislature|senate|senator|lawmakers|capitol|attorney general))|"
                      rf"\b[Gg]overnor of {_P}\b|{_P}['’]s governor\b", {US_STATE}, False,
