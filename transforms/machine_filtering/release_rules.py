@@ -33,7 +33,9 @@ source sentence. Order, and why:
    before the answer alone ("Captain Jeremy Bates"), or the placeholder is coordinated
    with or set against an entity the query names and the answer is the only other of its
    kind ("between @placeholder and the UK"), or the query names the answer's manager
-   ("Guardiola's side"; `entity_types.only_linked_entity`): no reading needed.
+   ("Guardiola's side"; `entity_types.only_linked_entity`), or a place cue fixes a fine
+   place type the answer alone has ("@placeholder Gov.": a US state; `place_types.py`):
+   no reading needed.
 5. `article_agreement`: "a"/"an" before the placeholder fits the answer's name and no
    other passage entity of its kind.
 6. `shared_role_word`: a role word beside the placeholder ("manager") stands beside the
@@ -82,6 +84,7 @@ from transforms.machine_filtering.entity_types import (
 )
 from transforms.machine_filtering.fine_types import only_fine_entity
 from transforms.machine_filtering.lexical import Lemmas
+from transforms.machine_filtering.place_types import only_place_entity
 from transforms.machine_filtering.restatement import Restatement, restates
 from transforms.quality import flags, neighbours
 from transforms.quality.aliases import alias_in_query, clusters, plain
@@ -220,7 +223,7 @@ def not_only_compatible_entity(row: dict, config: ReleaseConfig):
         held, fine = role_holder(row), only_fine_entity(row)
         if fine is not None and held is None:
             return False, fine
-        linked = only_linked_entity(row) if held is None else None
+        linked = (only_linked_entity(row) or only_place_entity(row)) if held is None else None
         if linked is not None:
             return False, linked
         return True if held is None else (False, (
