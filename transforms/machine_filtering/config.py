@@ -9,7 +9,7 @@ from models import READERS
 from models.configs import LexicalConfig, TransformerConfig
 from models.features import LexicalFeatureConfig
 from transforms.core.config import setting
-from transforms.machine_filtering.release_rules import ReleaseConfig
+from transforms.machine_filtering.release_config import ReleaseConfig
 
 DEVICES = ("auto", "cpu", "cuda", "gpu")
 BALANCE_MODES = ("drop", "none", "readmit")
