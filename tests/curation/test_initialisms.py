@@ -47,6 +47,8 @@ def test_initials_with_function_words_and_an_abbreviated_last_word():
     assert not spells_initials("uvx", "university of virginia")
     assert not spells_initials("vi", "virginia")
     assert not spells_initials("uvirg", "university of virginia")   # two letters at most
+    # "EMI Music's sales ... " beside "EMI": the initialism written as a word of the name
+    assert not spells_initials("emi", "emi music")
 
 
 def test_an_initialism_joins_the_one_name_it_spells():

@@ -7,7 +7,8 @@ exactly the entity. Pure functions; each rule is in `RULES` with its reason.
   may give its own or none ("DoD" = Department of Defense), and the last word may give
   two, its first and a later one, as a word's abbreviation ("UVA" = University of
   VirginiA, as "Va." abbreviates the state)
-  (`spells_initials`); coref.py asks it only where the exact initials find no name, and
+  (`spells_initials`; never a name with the initialism for a word: "EMI" / "EMI
+  Music", as `name_match` keeps "IPTV" from "IPTV World Forum"); coref.py asks it only where the exact initials find no name, and
   two names it spells make it ambiguous (no link);
 - a short form written in brackets after a name the model tagged, even where the model
   did not tag the short form there, defines it for the whole article ("Unmanned Aircraft
@@ -46,8 +47,8 @@ def spells_initials(short: str, name: str) -> bool:
     """`short` (normalised, lower case) spells the initials of `name` (normalised, two
     content words or more) in the reading of the module docstring."""
     words = [w for w in re.split(r"[\s-]+", name) if w]
-    if not short.isalpha() or sum(w not in FUNCTION_WORDS for w in words) < 2:
-        return False
+    if not short.isalpha() or short in words or sum(w not in FUNCTION_WORDS for w in words) < 2:
+        return False          # "EMI" is no initialism of "EMI Music": it is written there
     last = max(i for i, w in enumerate(words) if w not in FUNCTION_WORDS)
 
     def match(i: int, j: int) -> bool:
