@@ -47,6 +47,9 @@ def test_initials_with_function_words_and_an_abbreviated_last_word():
     assert not spells_initials("uvx", "university of virginia")
     assert not spells_initials("vi", "virginia")
     assert not spells_initials("uvirg", "university of virginia")   # two letters at most
+    assert not spells_initials("uvi", "university of virginia")     # first and last letters
+    # "triple-A games" (AAA) beside "Apple Arcade": no contraction of "Arcade" reads "Aa"
+    assert not spells_initials("aaa", "apple arcade")
     # "EMI Music's sales ... " beside "EMI": the initialism written as a word of the name
     assert not spells_initials("emi", "emi music")
 
@@ -108,11 +111,12 @@ def test_a_defined_short_form_keeps_its_definition_beside_a_rival_name():
 def test_model_codes():
     for word in ("mh-60r", "v3", "e200", "p900", "f-35", "737", "qv-10"):
         assert is_model_code(word), word
-    for word in ("04", "96", "navy", "razr", "orange"):
+    for word in ("04", "96", "2004", "1998", "navy", "razr", "orange"):
         assert not is_model_code(word), word
     assert adds_model_code("motorola", "motorola razr v3")
     assert not adds_model_code("razr v3", "motorola razr v3")
     assert not adds_model_code("schalke", "schalke 04")
+    assert not adds_model_code("world cup", "2014 world cup")      # a year: an edition
 
 
 def test_a_name_plus_a_model_code_is_another_entity():

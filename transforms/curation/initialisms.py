@@ -5,8 +5,8 @@ exactly the entity. Pure functions; each rule is in `RULES` with its reason.
   the article whose initials it spells, in a looser reading than `name_match.initials`:
   every content word gives its first letter, a function word ("of", "the", "and", "for")
   may give its own or none ("DoD" = Department of Defense), and the last word may give
-  two, its first and a later one, as a word's abbreviation ("UVA" = University of
-  VirginiA, as "Va." abbreviates the state)
+  two, its first and its last, as a contraction abbreviates a word ("UVA" = University
+  of VirginiA, as "Va." the state, "Dr" Doctor; not "AAA" for "Apple ArcadE")
   (`spells_initials`; never a name with the initialism for a word: "EMI" / "EMI
   Music", as `name_match` keeps "IPTV" from "IPTV World Forum"); coref.py asks it only where the exact initials find no name, and
   two names it spells make it ambiguous (no link);
@@ -17,7 +17,8 @@ exactly the entity. Pure functions; each rule is in `RULES` with its reason.
   MH-60R" (a helicopter) is not "Navy" (the service), "Boeing 737" not "Boeing"
   (`adds_model_code`). A code is a word with a digit and a letter or hyphen ("MH-60R",
   "F-35", "A380") or a number of three digits or more ("737"); two digits stay a club's
-  name ("Schalke 04" is Schalke).
+  name ("Schalke 04" is Schalke), and a year is an edition of the same thing ("the 2020
+  Sentra" is the Sentra, "2014 World Cup" the World Cup).
 """
 import re
 from typing import Iterable, List, NamedTuple, Tuple
@@ -25,6 +26,7 @@ from typing import Iterable, List, NamedTuple, Tuple
 FUNCTION_WORDS = frozenset({"of", "the", "and", "for", "&"})
 MIN_LETTERS, MAX_LETTERS = 2, 6
 _BRACKETED = re.compile(r" \(([A-Z][A-Za-z.]{1,11})\)")
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
 _CODE = re.compile(r"^(?=.*\d)(?:(?=.*[a-z-]).+|\d{3,})$")
 
 
@@ -61,15 +63,16 @@ def spells_initials(short: str, name: str) -> bool:
             return False
         if match(i + 1, j + 1):
             return True
-        return (i == last and j + 2 == len(short) and short[j + 1] in w[1:]
+        return (i == last and j + 2 == len(short) and len(w) > 2 and short[j + 1] == w[-1]
                 and match(i + 1, j + 2))
 
     return MIN_LETTERS <= len(short) <= MAX_LETTERS and match(0, 0)
 
 
 def is_model_code(word: str) -> bool:
-    """'mh-60r', 'f-35', 'a380', '737'; not '04' (a club's year) nor a plain word."""
-    return bool(_CODE.match(word))
+    """'mh-60r', 'f-35', 'a380', '737'; not '04' (a club's year), '2020' (a year) nor a
+    plain word."""
+    return bool(_CODE.match(word)) and not _YEAR.match(word)
 
 
 def adds_model_code(short: str, long: str) -> bool:
