@@ -5,7 +5,7 @@ Pure functions; each rule is in `RULES` with its reason.
   "Yuganskneftegas (Yugansk)", "Organisation of Petroleum Exporting Countries (Opec)",
   whatever labels NER gave the two (`is_bracketed_short_form`: the short form is one
   word, the name's first letters or its initials; `bracketed_aliases` finds the pairs in
-  a segment's text);
+  a segment's text, the short form tagged there or not: `initialisms.defined_short_forms`);
 - a party's nickname is the party: "Tory", "Tories" = "Conservative(s)", "GOP" =
   "Republican(s)". This is a lexicon (`PARTY_NICKNAMES`), not a rule: nothing in the
   words links them, and the pairs are few, fixed and unambiguous in English news;
@@ -15,6 +15,12 @@ Pure functions; each rule is in `RULES` with its reason.
 """
 import re
 from typing import Iterable, List, NamedTuple, Tuple
+
+from transforms.curation.initialisms import (
+    defined_short_forms,
+    is_initialism,
+    spells_initials,
+)
 
 _STOP = {"of", "and", "the", "for", "in", "on", "at", "de", "du", "la", "le", "&"}
 _WORD = re.compile(r"[A-Za-z]+")
@@ -34,11 +40,12 @@ def _initials(name: str) -> str:
 def is_bracketed_short_form(name: str, short: str) -> bool:
     """`short`, written in brackets after `name`, abbreviates it: one word that opens
     the name ("Yugansk" / "Yuganskneftegas") or spells its initials ("Opec")."""
-    short = short.strip()
+    short = short.strip().replace(".", "")
     if " " in short or not _WORD.fullmatch(short) or short.lower() == name.lower():
         return False
     low, s = name.lower(), short.lower()
-    return (len(s) >= MIN_PREFIX and low.startswith(s)) or (len(s) >= 2 and _initials(name) == s)
+    return ((len(s) >= MIN_PREFIX and low.startswith(s)) or (len(s) >= 2 and _initials(name) == s)
+            or (is_initialism(short) and spells_initials(s, " ".join(_WORD.findall(low)))))
 
 
 def bracketed_aliases(text: str, mentions: Iterable) -> List[Tuple[tuple, tuple]]:
@@ -50,7 +57,7 @@ def bracketed_aliases(text: str, mentions: Iterable) -> List[Tuple[tuple, tuple]
         if text[a.end:b.start] == " (" and text[b.end:b.end + 1] == ")" \
                 and is_bracketed_short_form(a.text, b.text):
             out.append(((a.text, a.label), (b.text, b.label)))
-    return out
+    return out + defined_short_forms(text, ms, is_bracketed_short_form)
 
 
 # lexicon: nickname -> the party's names, as coref.normalise_name writes them

@@ -13,6 +13,10 @@ replace it: anything that maps a list of mentions to one cluster key per mention
   unless it is tagged as a nationality or group ("Kenyan" never links to a person);
 - a title used alone links to the titled name ("the Pope" -> "Pope Francis");
 - an acronym links to the name it abbreviates ("NBA" -> "National Basketball Association");
+  where no name has its exact initials, an initialism links to the one name it spells
+  with function words optional and the last word abbreviated ("UVA" -> "University of
+  Virginia", "DfES"; never a person's: `initialisms.spells_initials`); a name plus a
+  model code is another entity ("Navy MH-60R" is not "Navy": `initialisms.adds_model_code`);
 - an organisation's one-word short form links to its name ("United" -> "Manchester
   United"; a first word only of a name of two words: "Hillsborough" is not "Hillsborough
   Family Support Group", though such a name makes the word ambiguous: "Detroit" beside
@@ -50,6 +54,11 @@ from typing import Protocol, Sequence
 from transforms.curation.aliases import is_maker_prefix, same_entity_pairs
 from transforms.curation.countries import country_of
 from transforms.curation.gender import agreed, compatible, given_name_gender
+from transforms.curation.initialisms import (
+    adds_model_code,
+    is_initialism,
+    spells_initials,
+)
 from transforms.curation.name_match import (
     GROUP_LABELS,
     MIN_SURNAME_FOR_TYPO,
@@ -143,6 +152,8 @@ def _trailing_targets(name: str, distinct, top: dict, root=lambda n: n) -> set:
             continue      # two names end with it ("Jane Smith", "John Smith"): neither
         if is_qualified_group(name, tail, (top[name], top.get(tail))):
             continue      # "British Muslim" is not "Muslim"
+        if adds_model_code(tail, name):
+            continue      # "Airbus A380 Jet" is not "Jet"
         code = country_of(tail)
         key = "country:" + code if code and "country:" + code in known else tail
         if key in known and ((not _is_place(top.get(key)) and not _is_place(top[name]))
@@ -182,6 +193,7 @@ class RuleBasedResolver:
                                    if m[1] in PERSON_LABELS)
         unsuffixed = collections.defaultdict(set)   # name -> its forms with the suffix
         acronym = collections.defaultdict(bool)     # name -> written in capitals
+        initialism = collections.defaultdict(bool)  # name -> written as one ("UVa")
         written = collections.defaultdict(set)      # name -> its raw last words
         owners = collections.defaultdict(set)       # name -> its possessive openers
         for mention in mentions:
@@ -197,6 +209,7 @@ class RuleBasedResolver:
             if name:
                 unsuffixed[name].add(normalise_name(text, label, suffixes=False))
                 acronym[name] |= written_as_acronym(text)
+                initialism[name] |= is_initialism(text)
                 written[name].add(text.split()[-1] if text.split() else "")
                 owner = possessive_owner(text)
                 if owner:
@@ -219,8 +232,10 @@ class RuleBasedResolver:
         uf = _Union(distinct)
         plain = [n for n in distinct if not n.startswith("country:")]
         base = {n: n.split("#")[0] for n in plain}
-        for a, b in same_entity_pairs(plain, [tuple(normalise_name(*m) for m in p) for p in same]):
+        pairs = [tuple(normalise_name(*m) for m in p) for p in same]
+        for a, b in same_entity_pairs(plain, pairs):
             uf.union(a, b)          # a party's nickname, a short form defined in brackets
+        defined = {b for a, b in pairs if a in uf.parent and b in uf.parent and a != b}
         # misspelled variants of one name
         for i, a in enumerate(plain):
             for b in plain[i + 1:]:
@@ -248,9 +263,11 @@ class RuleBasedResolver:
         for name in plain:
             alias = base[name]
             targets, rivals = set(), set()
+            if name in defined:
+                continue              # its definition says which name it is
             for full in multi:
-                if full == name:
-                    continue
+                if full == name or adds_model_code(alias, full):
+                    continue          # "Navy MH-60R" (a helicopter) is not "Navy"
                 if alias in owners[full]:
                     continue          # "Gateshead" is not "Gateshead's Sage Centre"
                 if org[name] and org[full] and not person[full] and not acronym[name] \
@@ -273,6 +290,9 @@ class RuleBasedResolver:
                             and org[w] and not person[w] and is_contracted_acronym(alias, w)}
                 targets |= {uf.find(f) for f in multi if not person[f]      # "NORAD"
                             and is_syllable_acronym(alias, f)}
+            if not targets and initialism[name] and not person[name]:   # "UVA", "DoD"
+                targets |= {uf.find(f) for f in multi if not person[f]
+                            and any(spells_initials(alias, u) for u in unsuffixed[f] | {f})}
             if " " not in alias and alias in ROYAL_TITLES | TITLE_NOUNS:
                 targets |= {uf.find(n) for n in plain if n != name and alias in raw_first[n]}
             if not targets and person[name] and " " not in alias \

@@ -1,0 +1,105 @@
+"""Initialisms and model codes for coreference (issue 32, item 2): answer sets that are
+exactly the entity. Pure functions; each rule is in `RULES` with its reason.
+
+- an initialism written in capitals ("UVA", "UVa", "N.D.P.") is the one multi-word name of
+  the article whose initials it spells, in a looser reading than `name_match.initials`:
+  every content word gives its first letter, a function word ("of", "the", "and", "for")
+  may give its own or none ("DoD" = Department of Defense), and the last word may give
+  two, its first and its last, as a contraction abbreviates a word ("UVA" = University
+  of VirginiA, as "Va." the state, "Dr" Doctor; not "AAA" for "Apple ArcadE")
+  (`spells_initials`; never a name with the initialism for a word: "EMI" / "EMI
+  Music", as `name_match` keeps "IPTV" from "IPTV World Forum"); coref.py asks it only where the exact initials find no name, and
+  two names it spells make it ambiguous (no link);
+- a short form written in brackets after a name the model tagged, even where the model
+  did not tag the short form there, defines it for the whole article ("Unmanned Aircraft
+  Systems (UAS)"): `defined_short_forms`;
+- a longer name that adds a model or product code to a name is another entity: "Navy
+  MH-60R" (a helicopter) is not "Navy" (the service), "Boeing 737" not "Boeing"
+  (`adds_model_code`). A code is a word with a digit and a letter or hyphen ("MH-60R",
+  "F-35", "A380") or a number of three digits or more ("737"); two digits stay a club's
+  name ("Schalke 04" is Schalke), and a year is an edition of the same thing ("the 2020
+  Sentra" is the Sentra, "2014 World Cup" the World Cup).
+"""
+import re
+from typing import Iterable, List, NamedTuple, Tuple
+
+FUNCTION_WORDS = frozenset({"of", "the", "and", "for", "&"})
+MIN_LETTERS, MAX_LETTERS = 2, 6
+_BRACKETED = re.compile(r" \(([A-Z][A-Za-z.]{1,11})\)")
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+_CODE = re.compile(r"^(?=.*\d)(?:(?=.*[a-z-]).+|\d{3,})$")
+
+
+class InitialismRule(NamedTuple):
+    name: str
+    reason: str
+
+
+def is_initialism(text: str) -> bool:
+    """'UVA', 'UVa', 'N.D.P.', "FAA's": 2-6 letters, the first a capital, capitals but for
+    at most one lower-case letter, nothing else but dots and a possessive."""
+    core = re.sub(r"['’]s?$", "", text.strip()).replace(".", "")
+    if not (MIN_LETTERS <= len(core) <= MAX_LETTERS and core.isalpha() and core[0].isupper()):
+        return False
+    lower = sum(c.islower() for c in core)
+    return lower <= 1 and len(core) - lower >= 2
+
+
+def spells_initials(short: str, name: str) -> bool:
+    """`short` (normalised, lower case) spells the initials of `name` (normalised, two
+    content words or more) in the reading of the module docstring."""
+    words = [w for w in re.split(r"[\s-]+", name) if w]
+    if not short.isalpha() or short in words or sum(w not in FUNCTION_WORDS for w in words) < 2:
+        return False          # "EMI" is no initialism of "EMI Music": it is written there
+    last = max(i for i, w in enumerate(words) if w not in FUNCTION_WORDS)
+
+    def match(i: int, j: int) -> bool:
+        if i == len(words):
+            return j == len(short)
+        w = words[i]
+        if w in FUNCTION_WORDS:
+            return match(i + 1, j) or (j < len(short) and short[j] == w[0] and match(i + 1, j + 1))
+        if j >= len(short) or short[j] != w[0]:
+            return False
+        if match(i + 1, j + 1):
+            return True
+        return (i == last and j + 2 == len(short) and len(w) > 2 and short[j + 1] == w[-1]
+                and match(i + 1, j + 2))
+
+    return MIN_LETTERS <= len(short) <= MAX_LETTERS and match(0, 0)
+
+
+def is_model_code(word: str) -> bool:
+    """'mh-60r', 'f-35', 'a380', '737'; not '04' (a club's year), '2020' (a year) nor a
+    plain word."""
+    return bool(_CODE.match(word)) and not _YEAR.match(word)
+
+
+def adds_model_code(short: str, long: str) -> bool:
+    """`long` (normalised) is `short`'s words plus words of which one is a model code:
+    'navy mh-60r' adds 'mh-60r' to 'navy'."""
+    extra = set(long.split()) - set(short.split())
+    return any(is_model_code(w) for w in extra)
+
+
+def defined_short_forms(text: str, mentions: Iterable, is_short_form) -> List[Tuple[tuple, tuple]]:
+    """((name text, label), (short text, label)) for each tagged name written "NAME
+    (SHORT)" in `text` whose bracketed word the model left untagged there;
+    `is_short_form(name, short)` decides whether SHORT abbreviates NAME. The short form
+    gets the name's label (it only names the pair for coreference)."""
+    starts = {m.start for m in mentions}
+    out = []
+    for m in mentions:
+        hit = _BRACKETED.match(text, m.end)
+        if hit and hit.start(1) not in starts and is_short_form(m.text, hit.group(1)):
+            out.append(((m.text, m.label), (hit.group(1), m.label)))
+    return out
+
+
+RULES = (
+    InitialismRule("spells_initials", "an initialism is the one name whose initials it "
+                   "spells (function words optional, the last word abbreviated)"),
+    InitialismRule("defined_short_form", "a short form in brackets after a name defines it "
+                   "for the article, tagged or not"),
+    InitialismRule("adds_model_code", "a name plus a model code is another entity"),
+)
