@@ -32,7 +32,6 @@ from transforms.curation.names import (
     TITLE_NOUNS,
     TITLE_PARTS,
 )
-from transforms.curation.role_nouns import strip_role_noun
 
 Span = Tuple[int, int, str]   # start, end (exclusive), label
 
@@ -298,7 +297,6 @@ def _one(text: str, start: int, end: int, label: str, sentence_start: bool) -> O
     if start >= end:
         return None
     start = _strip_leading(text, start, end, sentence_start)
-    start = strip_role_noun(text, start, end, label, sentence_start, _words)
     start, end, label = strip_title(text, start, end, label)
     end = _strip_trailing(text, start, end)
     start, end = _strip_chars(text, start, end)
