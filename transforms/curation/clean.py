@@ -42,6 +42,7 @@ from transforms.curation.fragments import (
     NOT_LINK_HEADLINE,
     NOT_LIVE_FEED,
     NOT_STAT_BOX,
+    cut_spans,
     split_fragments,
 )
 from transforms.curation.notices import strip_page_notices
@@ -212,13 +213,7 @@ def is_promotion_piece(piece: str) -> bool:
 
 def split_promotions(text: str, cut_out: list) -> list:
     """The text cut where a promotion opens a sentence; each promotion goes to `cut_out`."""
-    pieces, cursor = [], 0
-    for s, e in find_promotions(text):
-        pieces.append(text[cursor:s])
-        cut_out.append((text[s:e].strip(), PROMOTION))
-        cursor = e
-    pieces.append(text[cursor:])
-    return [p.strip() for p in pieces if p.strip()]
+    return cut_spans(text, find_promotions(text), PROMOTION, cut_out)
 
 
 def paragraph_pieces(paragraph: str, source: Optional[str], alone: bool = True) -> list:

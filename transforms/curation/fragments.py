@@ -229,3 +229,15 @@ NOT_LIVE_FEED = Rule("not_live_feed", "live_feed", lambda piece, ctx, c: not is_
 NOT_STAT_BOX = Rule("not_stat_box", "stat_box", lambda piece, ctx, c: not is_stat_box(piece))
 NOT_LINK_HEADLINE = Rule("not_link_headline", "link_headline",
                          lambda piece, ctx, c: not is_link_headline(piece, ctx.source))
+
+
+def cut_spans(text: str, spans, why, cut_out: list) -> list:
+    """`text` cut at each (start, end) of `spans` (in order, not overlapping): the pieces
+    between them, stripped and non-empty; each cut span goes to `cut_out` with `why`."""
+    pieces, cursor = [], 0
+    for s, e in spans:
+        pieces.append(text[cursor:s])
+        cut_out.append((text[s:e].strip(), why))
+        cursor = e
+    pieces.append(text[cursor:])
+    return [p.strip() for p in pieces if p.strip()]

@@ -21,6 +21,7 @@ import re
 from typing import List, Optional, Tuple
 
 from transforms.core.rules import Reject, Rule
+from transforms.curation.fragments import cut_spans
 from transforms.curation.wordlists import (
     CAPTION_FINITE,
     CAPTION_PARTICIPLES,
@@ -107,13 +108,7 @@ LABEL_LINE = Reject("not_label_line", "label_line")
 
 def split_label_lines(text: str, cut_out: list) -> list:
     """The text cut where a label line stands; each goes to `cut_out` with `LABEL_LINE`."""
-    pieces, cursor = [], 0
-    for s, e in find_label_lines(text):
-        pieces.append(text[cursor:s])
-        cut_out.append((text[s:e].strip(), LABEL_LINE))
-        cursor = e
-    pieces.append(text[cursor:])
-    return [p.strip() for p in pieces if p.strip()]
+    return cut_spans(text, find_label_lines(text), LABEL_LINE, cut_out)
 
 
 # ---------------------------------------------------------------- list intros
