@@ -52,6 +52,12 @@ import collections
 from typing import Protocol, Sequence
 
 from transforms.curation.aliases import is_maker_prefix, same_entity_pairs
+from transforms.curation.coref_links import (
+    keep_suffix_off_people,
+    place_as_given_name,
+    same_surname,
+    trailing_targets,
+)
 from transforms.curation.countries import country_of
 from transforms.curation.gender import agreed, compatible, given_name_gender
 from transforms.curation.initialisms import (
@@ -71,24 +77,20 @@ from transforms.curation.name_match import (
     name_words,
     normalise_name,
     opens_longer_name,
-    trailing_names,
 )
 from transforms.curation.names import ROYAL_TITLES, TITLE_NOUNS
 from transforms.curation.person_cues import coreference_labels
 from transforms.curation.spelling import (
-    is_facility_tail,
     is_syllable_acronym,
     join_spelling_forms,
 )
 from transforms.curation.variants import (
     AMBIGUOUS,
-    club_tail,
     given_name_parts,
     is_abbreviated_name,
     is_contracted_acronym,
     is_institution_head,
     is_middle_name_variant,
-    is_qualified_group,
     join_plurals,
     person_surnames,
     possessive_owner,
@@ -124,57 +126,6 @@ class _Union:
 def _rank(name: str):
     """The cluster key: the longest name (most words), then alphabetical."""
     return (-len(name.split()), -len(name), name)
-
-
-PLACE_LABELS = {"GPE", "LOC", "FAC"}   # one kind: small models mix them ("Gran Colombia" FAC)
-
-
-def _is_place(label) -> bool:
-    return label in PLACE_LABELS
-
-
-def _trailing_targets(name: str, distinct, top: dict, root=lambda n: n) -> set:
-    """A name links to the longest other name of the article it ends with ("Pittsburgh
-    Steelers" -> "Steelers", even where a small model tags the short form a person;
-    "Trainwreck Amy Schumer", an NER span, -> "Amy Schumer"), never a place nor to a
-    place: "Central America" is not "America" (the US), "New York" not "York", "Gran
-    Colombia" not "Colombia" (issue 32: no partial name across distinct entities, though
-    ReCoRD's gold joins the last), "Real Madrid" (ORG) not "Madrid" (GPE); a club's name
-    after its abbreviation stays ("AC Milan" -> "Milan"); a person's lone surname is left
-    to the name-part rule, a tail that ends two names links to neither, and a group
-    never links to itself with a nationality before it ("British Muslim" / "Muslim":
-    `variants.is_qualified_group`)."""
-    known = set(distinct)
-    for tail in trailing_names(name):
-        if top[name] in PERSON_LABELS and " " not in tail:
-            continue      # a surname: the name-part rule links it, or finds it ambiguous
-        if any(root(n) != root(name) and n.endswith(" " + tail) for n in known):
-            continue      # two names end with it ("Jane Smith", "John Smith"): neither
-        if is_qualified_group(name, tail, (top[name], top.get(tail))):
-            continue      # "British Muslim" is not "Muslim"
-        if adds_model_code(tail, name):
-            continue      # "Airbus A380 Jet" is not "Jet"
-        code = country_of(tail)
-        key = "country:" + code if code and "country:" + code in known else tail
-        if key in known and ((not _is_place(top.get(key)) and not _is_place(top[name]))
-                             or tail == club_tail(name)
-                             or is_facility_tail(tail, top.get(key), top[name])):
-            return {key}
-    return set()
-
-
-def place_as_given_name(alias: str, full: str, labels) -> bool:
-    """A name tagged only GPE (a town, a state, a country) is no given name of a
-    person's full name it opens, unless the given-name lists know it: "Boston" (GPE) is not "Boston Stump" (a church
-    the small model tagged PERSON; a held-out reader found the two in one answer set),
-    while "Paris" stays Paris Hilton's and a place that ends a full name stays the
-    person's surname ("Jordan" / "Louis Jordan"). A name tagged LOC or FAC keeps its
-    link: the small model tags "Venus" of "Venus Williams" FAC (a ReCoRD calibration
-    query lost "Venus" from its answers when this rule read every place label)."""
-    words = full.split()
-    return (len(words) >= 2 and alias == words[0] and bool(labels)
-            and all(lab == "GPE" for lab in labels)
-            and given_name_gender(f"{alias} x") is None)
 
 
 class RuleBasedResolver:
@@ -219,7 +170,7 @@ class RuleBasedResolver:
                 first = name_words(text)
                 if first and first[0] != "the":
                     raw_first[name].add(first[0])
-        names = _keep_suffix_off_people(mentions, names, labels, cues, raw_first)
+        names = keep_suffix_off_people(mentions, names, labels, cues, raw_first)
         apart = {names[i] for i in apart}     # "in Charleston" beside "Kevone Charleston" ORG
         distinct = sorted(n for n in set(names) if n)
         person = {n: labels[n]["PERSON"] > 0 or "#" in n for n in distinct}
@@ -252,7 +203,7 @@ class RuleBasedResolver:
         join_plurals(plain, person, uf.union)
         join_spelling_forms(plain, person, group, org, uf.union)   # "Juve", "Hezbolllah"
         for name in multi:          # before the aliases, so they see one entity
-            for target in _trailing_targets(name, distinct, top, uf.find):
+            for target in trailing_targets(name, distinct, top, uf.find):
                 if compatible(gender[name], gender.get(target)):
                     uf.union(name, target)
         surnames = {}
@@ -300,7 +251,7 @@ class RuleBasedResolver:
                 targets |= {r for s, roots in surnames.items() if is_typo_of(alias, s)
                             for r in roots}
             if not targets and alias != name:
-                targets |= _same_surname(name, alias, plain, gender, uf)
+                targets |= same_surname(name, alias, plain, gender, uf)
             targets.discard(uf.find(name))
             if targets and rivals - targets:
                 ambiguous.add(name)       # a longer name it opens is another candidate
@@ -312,51 +263,3 @@ class RuleBasedResolver:
         unclear = {uf.find(n) for n in ambiguous}
         return [(AMBIGUOUS * (uf.find(n) in unclear) + uf.find(n)) if n else f"#empty{i}"
                 for i, n in enumerate(names)]
-
-
-def _keep_suffix_off_people(mentions, names, labels, cues, raw_first) -> list:
-    """A company named after a person is not that person: "Ilitch Holdings" keeps its
-    suffix when "Ilitch" is a person's name in the article (the first or last word of a
-    PERSON name, or a name tagged PERSON). And a titled name the model tagged otherwise
-    is the person's ("President Obama" tagged ORG, with "Barack Obama" in the article).
-    Each moved mention's label count moves with it."""
-    people = {w for n in labels if labels[n]["PERSON"]
-              for w in (n.split()[0], n.split()[-1])}
-    out = list(names)
-    for i, mention in enumerate(mentions):
-        text, label = mention[0], mention[1]
-        name = names[i]
-        if not name or label in PERSON_LABELS or name not in people:
-            continue
-        whole = normalise_name(text, label, suffixes=False)
-        if whole == name:
-            continue
-        out[i] = whole
-        labels[name][label] -= 1
-        labels[whole][label] += 1
-        cues[whole].append(None)
-        raw_first[whole] |= raw_first[name]
-    for i, mention in enumerate(mentions):     # "President Obama" tagged ORG
-        text, label = mention[0], mention[1]
-        if label in PERSON_LABELS or not names[i] or " " not in names[i]:
-            continue
-        untitled = normalise_name(text, "PERSON")
-        if untitled != names[i] and (untitled in people or labels[untitled]["PERSON"]):
-            out[i] = untitled
-            labels[names[i]][label] -= 1
-            labels[untitled][label] += 1
-            cues[untitled].append(None)
-    for name in {n for n in names if n and n not in out}:
-        labels.pop(name, None)      # every mention of it moved
-    return out
-
-
-def _same_surname(name: str, alias: str, plain, gender: dict, uf) -> set:
-    """A surname with a gender cue and no full name to join: the same surname written
-    without a cue, unless the article also has it with the other cue ("Mrs Phillips"
-    and "Phillips", but not when "Mr Phillips" is there too, nor when that "Phillips" is
-    already a man's full name's: "Ronald Phillips")."""
-    others = [n for n in plain if n != name and n.split("#")[0] == alias]
-    if any("#" in n and not compatible(gender[n], gender[name]) for n in others):
-        return set()
-    return {uf.find(n) for n in others if compatible(gender[name], gender.get(uf.find(n)))}
