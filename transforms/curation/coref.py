@@ -83,6 +83,8 @@ from transforms.curation.person_cues import coreference_labels
 from transforms.curation.spelling import (
     is_syllable_acronym,
     join_spelling_forms,
+    join_spelling_keys,
+    spelling_keys,
 )
 from transforms.curation.variants import (
     AMBIGUOUS,
@@ -91,6 +93,7 @@ from transforms.curation.variants import (
     is_contracted_acronym,
     is_institution_head,
     is_middle_name_variant,
+    is_unplaced_first_name,
     join_plurals,
     person_surnames,
     possessive_owner,
@@ -202,6 +205,8 @@ class RuleBasedResolver:
                 uf.union(name, longer[0])
         join_plurals(plain, person, uf.union)
         join_spelling_forms(plain, person, group, org, uf.union)   # "Juve", "Hezbolllah"
+        join_spelling_keys(plain, spelling_keys(mentions, names), person, group, gender,
+                           top, uf.union)                          # "King's Cross"
         for name in multi:          # before the aliases, so they see one entity
             for target in trailing_targets(name, distinct, top, uf.find):
                 if compatible(gender[name], gender.get(target)):
@@ -227,7 +232,9 @@ class RuleBasedResolver:
                 if any(is_acronym_of(alias, f) for f in unsuffixed[full] | {full}) or (
                         person[full] and not group[name]
                         and (is_name_part(alias, full) or alias in given_name_parts(full))
-                        and not place_as_given_name(alias, full, labels[name])
+                        and (not place_as_given_name(alias, full, labels[name])
+                             or is_unplaced_first_name(alias, full, [
+                                 m for m in multi if uf.find(m) != uf.find(full)]))
                         and name not in apart
                         and compatible(gender[name], gender[full])) or (
                         org[name] and org[full] and not person[full] and not acronym[name]

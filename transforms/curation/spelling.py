@@ -18,12 +18,22 @@ names (`name_match.normalise_name`); no Beam, no model.
 - a tail of two words or more links across labels where neither is a place's (GPE or
   LOC): "Explorers Grand Slam" (ORG) / "Grand Slam" (FAC), a facility label a small model
   gives events and titles (`is_facility_tail`); one-word tails and places stay apart
-  ("New York" / "York", "Central America" / "America").
+  ("New York" / "York", "Central America" / "America");
+- two names written the same but for apostrophes, a hyphen for a space or accents are
+  one name: "King's Cross" / "Kings Cross", "Al-Qaeda" / "Al Qaeda", "Zürich" / "Zurich"
+  (`spelling_key`; a final possessive is dropped first, so "William's" stays
+  "William", never "Williams"), where NER tags them alike (both a person's or neither,
+  both a group's or neither, genders compatible); and a name of three words or more
+  ending with such a spelling of another name of two words or more is that name, as
+  `coref_links.trailing_targets` reads exact tails: "London Kings Cross" / "King's
+  Cross" (`join_spelling_keys`).
 """
 import re
 from typing import Optional
 
 from transforms.curation.countries import is_known_place
+from transforms.curation.gender import compatible
+from transforms.curation.name_match import normalise_name, trailing_names
 
 MIN_CLIPPED_KEPT = 4
 MIN_CLIPPED_LEFT_OUT = 4
@@ -106,3 +116,58 @@ def is_facility_tail(tail: str, tail_label: Optional[str], name_label: Optional[
     place, and neither label a place's (GPE, LOC)."""
     return (len(tail.split()) >= 2 and not is_known_place(tail)
             and tail_label not in TRUE_PLACE_LABELS and name_label not in TRUE_PLACE_LABELS)
+
+
+_FINAL_POSSESSIVE = re.compile(r"(?:['’]s|['’])\s*$", re.IGNORECASE)
+_APOSTROPHES = re.compile(r"['’‘`]")
+PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
+
+
+def spelling_key(text: str, label=None) -> str:
+    """"King's Cross" and "Kings Cross" -> 'kings cross', "Al-Qaeda" -> 'al qaeda':
+    the normal form (`name_match.normalise_name`, suffixes kept) once a final possessive
+    is dropped, then the other apostrophes, and hyphens read as spaces."""
+    bare = _FINAL_POSSESSIVE.sub("", text.strip())
+    return normalise_name(_APOSTROPHES.sub("", bare).replace("-", " "), label, suffixes=False)
+
+
+def spelling_keys(mentions, names) -> dict:
+    """{name: its mentions' spelling keys} for the resolver's names (one per mention)."""
+    keys = {}
+    for mention, name in zip(mentions, names):
+        if name and "#" not in name and not name.startswith("country:"):
+            keys.setdefault(name, set()).add(spelling_key(mention[0], mention[1]))
+    return keys
+
+
+def join_spelling_keys(plain, keys: dict, person: dict, group: dict, gender: dict,
+                       top: dict, union) -> None:
+    """Join names that share a spelling key and are tagged alike ("King's Cross" /
+    "Kings Cross"), and a name of three words or more to the one other name whose key
+    its tail of two words or more spells, neither a person's nor a group's, no place
+    label on either unless the tail is a facility's ("London Kings Cross" / "King's
+    Cross"; `is_facility_tail`)."""
+    by_key = {}
+    for name in plain:
+        for key in keys.get(name, ()):
+            by_key.setdefault(key, []).append(name)
+    for names in by_key.values():
+        for other in names[1:]:
+            a = names[0]
+            if person[a] == person[other] and group[a] == group[other] \
+                    and compatible(gender[a], gender[other]):
+                union(a, other)
+    for name in plain:
+        if person[name] or group[name] or len(name.split()) < 3 or name not in keys:
+            continue
+        for tail in trailing_names(name):
+            if len(tail.split()) < 2:
+                continue
+            found = {n for n in by_key.get(spelling_key(tail), ())
+                     if n not in (name, tail) and not person[n] and not group[n]}
+            if len(found) == 1:
+                other = found.pop()
+                if (top[other] not in PLACE_LABELS and top[name] not in PLACE_LABELS) \
+                        or is_facility_tail(tail, top[other], top[name]):
+                    union(name, other)
+                break

