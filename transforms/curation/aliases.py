@@ -11,7 +11,13 @@ Pure functions; each rule is in `RULES` with its reason.
   words links them, and the pairs are few, fixed and unambiguous in English news;
 - a name made of two names of the article is neither of them: "Microsoft IPTV"
   (Microsoft's IPTV) does not make "Microsoft" and "IPTV" one entity; its first word is
-  then no short form of it (`is_maker_prefix`).
+  then no short form of it (`is_maker_prefix`);
+- a name and the name the text says it had before or takes next are one entity:
+  "MCI, which was formerly known as Worldcom", "Formerly known as Worldcom, MCI ...",
+  "Sports Entertainment Enterprises, which is to be renamed CFX", "UAL Inc said it would
+  drop the company's new name, Allegis" (`renamed_aliases`: the two mentions next to
+  each other around the words, or, for "the company's / its new name, X", the nearest
+  organisation before it in the segment with no other between).
 """
 import re
 from typing import Iterable, List, NamedTuple, Tuple
@@ -57,7 +63,8 @@ def bracketed_aliases(text: str, mentions: Iterable) -> List[Tuple[tuple, tuple]
         if text[a.end:b.start] == " (" and text[b.end:b.end + 1] == ")" \
                 and is_bracketed_short_form(a.text, b.text):
             out.append(((a.text, a.label), (b.text, b.label)))
-    return out + defined_short_forms(text, ms, is_bracketed_short_form)
+    return out + defined_short_forms(text, ms, is_bracketed_short_form) \
+        + renamed_aliases(text, ms)
 
 
 # lexicon: nickname -> the party's names, as coref.normalise_name writes them
@@ -93,4 +100,51 @@ RULES = (
               "that name"),
     AliasRule("party_nickname", "a party's nickname is the party (a lexicon)"),
     AliasRule("maker_prefix", "a name made of two names of the article joins neither"),
+    AliasRule("renamed", "a name and the name the text says it had or takes are one entity"),
 )
+
+
+_RELATIVE = (r"(?:(?:which|who|that|and) (?:is|was|has been|had been|will be|is to be"
+             r"|is being|was being) |now |since |later |recently |to be )?")
+# "A, renamed B" needs the comma, dash or bracket: "Obama renamed Mount McKinley" is an act
+_RENAMED_GAP = re.compile(
+    r"^(?:\s*(?:formerly|previously|once|originally) (?:known as|called|named)"
+    r"|(?:,|\s+[-–—]|\s+\()\s*" + _RELATIVE +
+    r"(?:(?:formerly|previously|once|originally) (?:known as|called|named)|renamed(?: as)?"
+    r"|rebranded(?: as)?|re-named|now (?:called|known as)))\s+(?:the\s+)?$", re.IGNORECASE)
+_FORMERLY_BEFORE = re.compile(r"(?:^|[.!?]\s+)(?:formerly|previously|once|originally) "
+                              r"(?:known as|called|named) (?:the )?$", re.IGNORECASE)
+_NEW_NAME = re.compile(r"(?:\bthe (?:company|firm|group|airline|bank|club|band|party|"
+                       r"charity|business|brand|team)['’]s|\bits) new name,?\s+"
+                       r"(?:is |will be |was )?$", re.IGNORECASE)
+ORG_LABEL = "ORG"
+MAX_NEW_NAME_REACH = 200
+_NAMED_THINGS = frozenset({"ORG", "FAC", "PRODUCT"})
+
+
+def renamed_labels_agree(a: str, b: str) -> bool:
+    """Two labels one renamed entity can carry: the same, or both a named thing (ORG,
+    FAC, PRODUCT); a place is never renamed to a firm ("in Chevy Chase, formerly known
+    as DC Martial Arts": the school is, not the town)."""
+    return a == b or (a in _NAMED_THINGS and b in _NAMED_THINGS)
+
+
+def renamed_aliases(text: str, mentions: Iterable) -> List[Tuple[tuple, tuple]]:
+    """((name, label), (other name, label)) for each "A, formerly known as B", "A,
+    renamed B", "Formerly known as B, A", and "A ... the company's new name, B" (A the
+    nearest organisation before, within `MAX_NEW_NAME_REACH` characters, none between):
+    `mentions` are objects with start, end, text, label."""
+    ms = sorted(mentions, key=lambda m: (m.start, m.end))
+    out = []
+    for a, b in zip(ms, ms[1:]):
+        if _RENAMED_GAP.match(text[a.end:b.start]) and renamed_labels_agree(a.label, b.label):
+            out.append(((a.text, a.label), (b.text, b.label)))     # "MCI, formerly ..."
+        elif b.start == a.end + 2 and text[a.end:b.start] == ", " \
+                and _FORMERLY_BEFORE.search(text[max(0, a.start - 40):a.start]) \
+                and renamed_labels_agree(a.label, b.label):
+            out.append(((b.text, b.label), (a.text, a.label)))     # "Formerly ... B, A"
+        if _NEW_NAME.search(text[max(0, b.start - 60):b.start]) and a.label == ORG_LABEL \
+                and b.start - a.end <= MAX_NEW_NAME_REACH \
+                and "." not in text[a.end:b.start].replace("Inc.", "Inc"):
+            out.append(((a.text, a.label), (b.text, b.label)))     # "the company's new name"
+    return out
