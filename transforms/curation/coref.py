@@ -38,9 +38,11 @@ replace it: anything that maps a list of mentions to one cluster key per mention
   Corless"), an acronym of a name with its suffix ("EWG" -> "Environmental Working
   Group"), never an acronym as a longer name's short form ("IPTV" / "IPTV World Forum"),
   a country's name that ends a person's full name is a surname ("Jordan" -> "Louis
-  Jordan");
+  Jordan"), a first name NER tagged a place that is no city is the one full name it opens
+  ("Margot" -> "Margot Frank"); spellings equal but for apostrophes, hyphens and accents
+  are one name ("King's Cross" / "Kings Cross", `spelling.join_spelling_keys`);
 - a party's nickname ("Tories" -> "Conservatives"), a short form defined in brackets
-  ("Yuganskneftegas (Yugansk)"), never a name's maker as a short form of a name made of
+  ("Yuganskneftegas (Yugansk)"), a renamed company ("MCI, formerly known as Worldcom"), never a name's maker as a short form of a name made of
   two names ("Microsoft" / "Microsoft IPTV" beside "IPTV"): `aliases.py`;
 - never across genders (`gender.py`): a mention may carry a cue (a third item, "m" or "f",
   from the title or kinship noun before it: "Mrs Phillips", "his wife June"); a lone
