@@ -7,6 +7,7 @@ from transforms.curation.clean import (
     infer_source,
     is_boilerplate,
     normalise_whitespace,
+    restore_missing_space,
     strip_dailymail_byline,
     strip_link_lines,
     strip_trailing_credit,
@@ -40,6 +41,19 @@ def test_dailymail_byline_is_dropped():
 def test_whitespace_and_ptb_escapes():
     assert normalise_whitespace("a\u00a0 b \t c ") == "a b c"
     assert undo_ptb_escapes("6 km -LRB- 3.7 miles -RRB-") == "6 km ( 3.7 miles )"
+
+
+@pytest.mark.parametrize("text, cleaned", [
+    # real: cnndm_test250, a Daily Mail court story
+    ("injuries, a court has heard.Shocking allegations of the",
+     "injuries, a court has heard. Shocking allegations of the"),
+    ("over security concerns.Allegedly, there are", "over security concerns. Allegedly, there are"),
+    ("Contact Dear Abby at www.DearAbby.com or by mail", None),     # a web address
+    ("Write to john.Smith@example.com today", None),
+    ("Mr.Smith and the U.S.Army said e.g.The", None),               # no lower-case word
+])
+def test_a_sentence_end_gets_back_its_lost_space(text, cleaned):
+    assert restore_missing_space(text) == (cleaned or text)
 
 
 def test_dateline_gets_its_space():

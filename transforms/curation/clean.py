@@ -157,7 +157,19 @@ def strip_list_bullets(text: str) -> str:
     return _JOINED_BULLET.sub(" ", _LIST_BULLET.sub("", text))
 
 
+# a sentence end the page left without its space ("a court has heard.Shocking
+# allegations"): a lower-case word, its mark, a capitalised word; not a web address
+# ("www.DearAbby.com", "news.BBC.co.uk"), not an initial or an abbreviation ("Mr.Smith")
+_MISSING_SPACE = re.compile(r"(?<![\w./@:-])([a-z]{2,}[.!?])(?=[A-Z][a-z]+\b(?![.@/]\w))")
+
+
+def restore_missing_space(text: str) -> str:
+    """"heard.Shocking" -> "heard. Shocking": the space a sentence end lost."""
+    return _MISSING_SPACE.sub(r"\1 ", text)
+
+
 def clean_paragraph(text: str) -> str:
+    text = restore_missing_space(text)
     text = strip_list_bullets(strip_link_lines(strip_page_notices(text)[0]))
     text = _TRAILING_FRIEND.sub("", text)
     return normalise_whitespace(strip_photo_positions(undo_ptb_escapes(text)))

@@ -74,6 +74,10 @@ class ReleaseConfig:
         True, "release rule: reject a query whose locative slot ('in @placeholder') a "
               "country or US state answers when the passage also names a city or state in "
               "it (both fit)", flag="reject_place_rival")
+    coordinated_rival: bool = setting(
+        True, "release rule: reject a query whose answer the passage names only in lists "
+              "('A, B and C') with another entity of its label (both fit)",
+        flag="reject_coordinated_rival")
     restates_passage: bool = setting(
         False, "release rule (opt-in): reject a query that one passage sentence holding the "
                "answer says again (frozen MiniLM cosine, the answer masked in both); off by "

@@ -53,6 +53,9 @@ source sentence. Order, and why:
 7e. `place_rival`: the slot is locative ("protests throughout @placeholder") and the
    answer is a country or US state the passage also names a city or state in (India,
    Jaipur; `places.py`, GeoNames): both places fit.
+7f. `coordinated_rival`: every passage mention of the answer stands in a list ("Thierry
+   Henry, Graeme Souness and Jamie Redknapp") with another entity of its label the query
+   does not name or tell apart by gender (`coordination.py`): both fit.
 8. `restates_passage` (opt-in): one passage or highlight sentence holding the answer says what
    the query says (frozen MiniLM cosine, the answer masked in both, and a lead over the
    sentences without it; `restatement.py`): a paraphrase copied_context cannot see. Last
@@ -72,7 +75,7 @@ from typing import NamedTuple, Optional
 from transforms.core.components import index_groups
 from transforms.core.hashing import stable_hash
 from transforms.core.rules import Rule, first_rejection
-from transforms.machine_filtering import lexical, metonymy, places
+from transforms.machine_filtering import coordination, lexical, metonymy, places
 from transforms.machine_filtering.answer_form import answer_form
 from transforms.machine_filtering.entity_types import (
     compatible_entities,
@@ -192,6 +195,8 @@ RELEASE_RULES = (
          lambda r, ctx, c: _unless(c.only_entity_of_label, flags.lone_label_detail(r))),
     Rule("place_rival", "place_rival",
          lambda r, ctx, c: _unless(c.place_rival, places.place_rival(r))),
+    Rule("coordinated_rival", "coordinated_rival",
+         lambda r, ctx, c: _unless(c.coordinated_rival, coordination.coordinated_rival(r))),
     Rule("restates_passage", "restates_passage", not_restating),
 )
 
