@@ -314,6 +314,7 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig(),
         dropped.update(+collections.Counter(
             page_notice=sum(strip_page_notices(h)[1] for h in article.highlights)))
     highlights = H.clean_highlights([wraps.repair_highlight(clean_paragraph(fix_dateline(h)))
-                                     for h in article.highlights], dropped)
+                                     for h in article.highlights], dropped,
+                                    H.body_words(paragraphs))
     cleaned = article.with_(paragraphs=tuple(paragraphs), highlights=highlights, source=source)
     return first_rejection(CLEANED_RULES, cleaned, None, config) or cleaned
