@@ -16,7 +16,7 @@ first put into the loader's layout (`loader_join`), then each line ending in a w
 - joined to the next (the dot removed) when the next opens with a lower-case word, the
   line ends in a word or mark that cannot end a sentence ("the", "of", ",", ":"), it
   ends inside an open quotation, or the dot cuts a name in two ("Officer Christopher .
-  Bailey uploaded", wrapped_names.py);
+  Bailey"; wrapped_lines.py, also for the line ends the loader hides or invents);
 - dropped when it is a caption: a short line set off by wrap dots with no finite verb
   ("Frank with one of his three grandchildren"), a video line ("VIDEO Scroll down to
   watch"), a promotion ("CLICK HERE for all the latest news", promotions.py), or, in
@@ -42,7 +42,8 @@ from transforms.curation.wordlists import (
     PAST_TENSES,
     SENTENCE_HEADS,
 )
-from transforms.curation.wrapped_names import name_pairs, splits_name
+from transforms.curation.wrapped_lines import QUOTE_LINE_END as _QUOTE_END
+from transforms.curation.wrapped_lines import name_pairs, opens_speech, splits_name
 
 # what the loader takes as a line's end (its END_TOKENS): any other line gets " ."
 LINE_ENDS = (".", "!", "?", "'", "`", '"', "’", "”", ")")
@@ -75,7 +76,7 @@ class Line(NamedTuple):
     after_open: bool        # whole, and the part before it ends in a wrap dot too
     next_text: str          # the text after its wrap dot
     later_text: str = ""    # the text after the next wrap dot
-    names: frozenset = frozenset()   # name pairs the text writes whole (wrapped_names.py)
+    names: frozenset = frozenset()   # name pairs the text writes whole (wrapped_lines.py)
 
 
 def _core(word: str) -> str:
@@ -180,8 +181,11 @@ def ends_open(text: str) -> bool:
 
 def joins(before: str, after: str, names: frozenset = frozenset()) -> bool:
     """The wrap dot between `before` and `after` is no sentence end (a name cut in two:
-    wrapped_names.py)."""
-    return after[:1].islower() or ends_open(before) or splits_name(before, after, names)
+    wrapped_lines.py)."""
+    if after[:1].islower() or splits_name(before, after, names):
+        return True
+    return ends_open(before) and not (opens_speech(after)
+                                      and not before.rstrip().endswith(JOINING_MARKS))
 
 
 def end_sentence(text: str) -> str:
@@ -287,6 +291,8 @@ def judge_line(head: str, tail: str, line: Line, source: Optional[str]) -> tuple
 def repair(text: str, source: Optional[str] = None) -> Tuple[str, List[tuple]]:
     """(text with its sentences restored, [(line, Reject)] of the lines dropped)."""
     text = _STRAY_DOT.sub("", text)
+    text = _QUOTE_END.sub(lambda m: m.group() + (" ." if not in_quote(
+        text[:m.end()]) else ""), text)          # the line end the loader left no dot at
     names = name_pairs(text)
     parts = [p.strip() for p in WRAP_DOT.split(text)]
     opened = [True] * (len(parts) - 1) + [False]    # a part ending in a wrap dot

@@ -1,4 +1,6 @@
-"""Names a page broke over two lines (issue 32, curation; read by wraps.py).
+"""Line ends the loader's layout hides or invents (issue 32, curation; read by wraps.py).
+
+Names a page broke over two lines:
 
 A Daily Mail page breaks its lines where a picture stands, inside names too, and the
 Hugging Face loader puts a wrap dot where each line ended: "Burberry Chief Creative
@@ -11,10 +13,19 @@ The wrap dot between two capitalised words is no sentence end (`splits_name`) wh
   followed by a lower-case word or a possessive ("Bailey uploaded", "Johnson's"); not
   after a royal or noble title, which takes the given name alone ("Prince George").
 A caption ending with a name before a body line opening with one ("Kate with her son
-George . Harry said") meets neither. Pure functions; no Beam.
+George . Harry said") meets neither.
+
+A line the loader left without a wrap dot, as it ended in a closing quote, run into a
+sentence opener (fragments.MISSING_BREAK's form: "the photos he uploaded to his
+'adventure blog' Currently, the kayaker ..."), is a line end (`QUOTE_LINE_END`: wraps.py
+gives it its wrap dot, so a caption there is judged as a line). A line opening a
+quotation with a speaker's first words ("'I'm not going to ...'") opens a sentence, even
+after a line ending in a joining word ("... greets the crowd late on", a caption:
+`opens_speech`). Pure functions; no Beam.
 """
 import re
 
+from transforms.curation.fragments import SENTENCE_OPENERS as OPENERS
 from transforms.curation.gender import is_given_name
 from transforms.curation.wordlists import SENTENCE_OPENERS
 
@@ -53,3 +64,15 @@ def splits_name(before: str, after: str, names: frozenset = frozenset()) -> bool
     carried = len(right) > 1 and right[1][:1].islower() or _POSSESSIVE.search(right[0])
     return (is_given_name(first) and bool(_TITLE_CASE.match(before_first))
             and before_first not in _GIVEN_NAME_TITLES and bool(carried))
+
+
+# a closing quote after a word, then a sentence opener (fragments.MISSING_BREAK's openers)
+QUOTE_LINE_END = re.compile(r"(?<=[a-z])['’”\"](?=[ \t]+(?:" + OPENERS
+                            + r")(?:,|['’][a-z]+[ \t]+[a-z]|[ \t]+[a-z]))")
+_SPEECH_LINE = re.compile(r"^[‘'\"“](?:I|I'm|I’m|I've|I’ve|We|We're|We’re|You|It's|It’s|"
+                          r"My|Our|There's|There’s|This|That's|That’s)\s")
+
+
+def opens_speech(line: str) -> bool:
+    """The line opens a quotation with a speaker's first words ("'I'm not going ...")."""
+    return bool(_SPEECH_LINE.match(line))

@@ -1,6 +1,6 @@
 """A Daily Mail line broken inside a name ("Officer Christopher . Bailey uploaded", the
 Hugging Face loader's wrap dot) is joined again, never cut into a sentence ending with
-half a name (transforms/curation/wrapped_names.py, read by wraps.repair); a caption
+half a name (transforms/curation/wrapped_lines.py, read by wraps.repair); a caption
 ending with a name before a body line opening with one stays apart. Lines of our own in
 the loader's layout; the real Daily Mail text of ../shared/corpus is broken at every name
 and at every sentence end after a capitalised word to count what changes."""
@@ -11,7 +11,7 @@ import pytest
 
 from tests.curation.test_wraps import hf
 from transforms.curation import wraps
-from transforms.curation.wrapped_names import name_pairs, splits_name
+from transforms.curation.wrapped_lines import name_pairs, splits_name
 
 pytestmark = pytest.mark.fast
 
@@ -75,3 +75,31 @@ def test_on_real_daily_mail_text_names_join_and_sentence_ends_stay(corpus_dir):
                                                            names)
     assert wrong <= 4
     assert joined >= 40
+
+
+def test_a_caption_ending_in_a_quote_is_a_line_though_the_loader_left_no_dot():
+    text = hf("The kayaker set off from Bergen in May.",
+              "Tom Hale with the photos he uploaded to his 'adventure blog'",
+              "Currently, the intrepid kayaker is paddling along the coast of Norway.")
+    assert "blog' Currently" in text                      # the loader's layout: no dot
+    out, dropped = wraps.repair(text, "dailymail")
+    assert out == ("The kayaker set off from Bergen in May. Currently, the intrepid kayaker "
+                   "is paddling along the coast of Norway.")
+    assert [(line, why.reason) for line, why in dropped] == [
+        ("Tom Hale with the photos he uploaded to his 'adventure blog'", "caption")]
+    title = hf("He starred in 'Gone Girl' and directed two films.", "It was his year.")
+    assert wraps.repair(title, "dailymail")[0] == \
+        "He starred in 'Gone Girl' and directed two films. It was his year."
+
+
+def test_a_line_opening_a_speakers_quotation_is_no_carried_on_sentence():
+    text = hf("The leader spoke for an hour.", "Farage greets the crowd late on",
+              "'I'm not going to go crawling to anybody.'", "He left at ten.")
+    out, dropped = wraps.repair(text, "dailymail")
+    assert out == ("The leader spoke for an hour. 'I'm not going to go crawling to anybody.' "
+                   "He left at ten.")
+    assert [why.reason for _, why in dropped] == ["caption"]
+    for before, after in (("He said the party was", "'delighted' with the result."),
+                          ("He told the crowd:", "'I'm not going anywhere.'")):
+        assert wraps.joins(before, after)
+    assert not wraps.joins("Farage greets the crowd late on", "'I'm not going anywhere.'")
