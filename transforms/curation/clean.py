@@ -25,7 +25,7 @@ from typing import NamedTuple, Optional, Union
 
 from transforms.core.config import setting
 from transforms.core.rules import Reject, Rule, first_rejection
-from transforms.curation import embeds, listings, wraps
+from transforms.curation import embeds, lead_captions, listings, wraps
 from transforms.curation import highlights as H
 from transforms.curation.captions import (  # noqa: F401
     CAPTION_LABEL,
@@ -284,7 +284,8 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig(),
     rejected = first_rejection(ARTICLE_RULES, article, None, config)
     if rejected is not None:
         return rejected
-    body = wraps.as_loader_layout(article.paragraphs)   # a .story of the page's lines
+    story, lead_cut = lead_captions.strip_lead_caption(article.paragraphs)  # CNN photo
+    body = wraps.as_loader_layout(story)                # a .story of the page's lines
     source = infer_source(article, body[0] if body else "")
     heads, head = [], True
     for p in body:
@@ -296,7 +297,7 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig(),
     repaired, repeats = strip_repeated_sentences(repaired)  # a lead repeated as a caption
     posts = embeds.tweet_embeds(repaired)                   # embedded social posts
     if dropped is not None:
-        dropped.update(why.reason for _, why in cut)
+        dropped.update(why.reason for _, why in cut + lead_cut)
         if repeats:
             dropped["repeated_lead"] += repeats
         if posts:
@@ -325,6 +326,7 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig(),
         dropped.update(+collections.Counter(
             page_notice=sum(strip_page_notices(h)[1] for h in article.highlights)))
     highlights = H.clean_highlights([wraps.repair_highlight(clean_paragraph(fix_dateline(h)))
-                                     for h in article.highlights], dropped)
+                                     for h in article.highlights], dropped,
+                                    H.body_words(paragraphs))
     cleaned = article.with_(paragraphs=tuple(paragraphs), highlights=highlights, source=source)
     return first_rejection(CLEANED_RULES, cleaned, None, config) or cleaned

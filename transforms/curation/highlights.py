@@ -13,7 +13,11 @@ goes, each with its reason (clean.py counts them with the pieces it drops):
   `is_whole_sentence`), whatever the line before ends with;
 - a fragment left of fewer than three words is dropped (`highlight_fragment`,
   `HIGHLIGHT_RULES`: each bullet once broken ones are joined) when the article has a
-  bullet of three words or more.
+  bullet of three words or more;
+- a bullet cut inside its last word ("... Tiffanie Rushto" where the body says "Tiffanie
+  Rushton": a capitalised word the body never writes, the start of one it does) gets
+  the word back when the body has one completion (`highlight_word_completed`), else is
+  dropped (`highlight_cut_word`).
 The rule tables follow the transforms/core/rules.py convention. Pure functions; no Beam.
 """
 import collections
@@ -67,6 +71,55 @@ def is_whole_sentence(line: str) -> bool:
 class Bullets(NamedTuple):
     """What the highlight rules see beside a joined bullet."""
     has_whole: bool     # the article has a bullet of MIN_HIGHLIGHT_WORDS words or more
+    words: frozenset = frozenset()     # the body's words (`body_words`); empty: unknown
+
+
+MIN_CUT_PREFIX = 3
+_BODY_WORD = re.compile(r"[A-Za-z][\w'’-]*[A-Za-z]")
+_POSSESSIVE = re.compile(r"(?:['’]s?|s)$")
+_LAST_WORD = re.compile(r"([A-Z][\w'’-]*)$")     # no end mark: a text cut short has none
+
+
+def body_words(paragraphs) -> frozenset:
+    """The words of the article's body, as written."""
+    return frozenset(m.group() for p in paragraphs for m in _BODY_WORD.finditer(p))
+
+
+def cut_word(highlight: str, words: frozenset) -> Optional[tuple]:
+    """(the bullet's last word, its completions) when the bullet ends inside a word: a
+    capitalised last word of three letters or more with no end mark after it, that the
+    body never writes, the start of capitalised body words not by a suffix or a hyphen
+    ("... Tiffanie Rushto" where the body says "Tiffanie Rushton"; not "Iran" before
+    "Iranian", "Asia" before "Asia-Pacific"); None for a whole word."""
+    m = _LAST_WORD.search(highlight.rstrip())
+    if not m or len(m.group(1)) < MIN_CUT_PREFIX or m.group(1) in words:
+        return None
+    last = m.group(1)
+    longer = sorted(w for w in words if w[:1].isupper() and len(w) > len(last)
+                    and w.startswith(last) and not _is_suffix(last, w[len(last):]))
+    longer = [w for w in longer if _POSSESSIVE.sub("", w) == w or _POSSESSIVE.sub("", w)
+              not in longer]                   # "Aintree's" is "Aintree"
+    return (last, longer) if longer else None
+
+
+# endings that make another word of a whole one: "Obama's", "Iranian", "Cuban", "Britons"
+_SUFFIXES = frozenset({"s", "es", "'s", "’s", "'", "’", "i", "an", "ian", "ans", "ians",
+                       "ese", "ish", "ic", "ics", "ism", "ist", "ists", "er", "ers", "ern",
+                       "ite", "ites", "land", "ed", "ing", "ly", "y"})
+
+
+def _is_suffix(word: str, rest: str) -> bool:
+    return rest in _SUFFIXES or rest[:1] in "-–'’" or rest in ("n", "ns") and word.endswith("a")
+
+
+def complete_cut_word(highlight: str, words: frozenset) -> str:
+    """The bullet with a word it cut completed when the body has one completion only
+    ("Tiffanie Rushto" -> "Tiffanie Rushton"), else as it is."""
+    cut = cut_word(highlight, words)
+    if cut is None or len(cut[1]) != 1:
+        return highlight
+    at = highlight.rfind(cut[0])
+    return highlight[:at] + cut[1][0] + highlight[at + len(cut[0]):]
 
 
 BULLET_RULES = (
@@ -75,12 +128,15 @@ BULLET_RULES = (
 HIGHLIGHT_RULES = (
     Rule("min_highlight_words", "highlight_fragment",
          lambda h, ctx, c: not ctx.has_whole or _words(h) >= MIN_HIGHLIGHT_WORDS),
+    Rule("not_cut_word", "highlight_cut_word", lambda h, ctx, c: cut_word(h, ctx.words) is None),
 )
 
 
 def clean_highlights(highlights: Sequence[str],
-                     dropped: Optional[collections.Counter] = None) -> tuple:
-    """The bullets with promotions dropped, broken ones joined and fragments dropped;
+                     dropped: Optional[collections.Counter] = None,
+                     words: frozenset = frozenset()) -> tuple:
+    """The bullets with promotions dropped, broken ones joined, fragments dropped and a
+    last word cut short completed from the body's `words` (`body_words`) or dropped;
     `dropped` (when given) counts each by reason."""
     dropped = dropped if dropped is not None else collections.Counter()
     joined = []
@@ -96,9 +152,13 @@ def clean_highlights(highlights: Sequence[str],
             dropped["highlight_rejoined"] += 1
         else:
             joined.append(h)
-    context = Bullets(any(_words(h) >= MIN_HIGHLIGHT_WORDS for h in joined))
+    context = Bullets(any(_words(h) >= MIN_HIGHLIGHT_WORDS for h in joined), words)
     kept = []
     for h in joined:
+        completed = complete_cut_word(h, words)
+        if completed != h:
+            dropped["highlight_word_completed"] += 1
+            h = completed
         why = first_rejection(HIGHLIGHT_RULES, h, context)
         if why is None:
             kept.append(h)

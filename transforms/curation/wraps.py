@@ -14,8 +14,9 @@ Both layouts are repaired the same way: a `.story` whose lines are broken mid-se
 first put into the loader's layout (`loader_join`), then each line ending in a wrap dot
 (`repair`) is
 - joined to the next (the dot removed) when the next opens with a lower-case word, the
-  line ends in a word or mark that cannot end a sentence ("the", "of", ",", ":"), or it
-  ends inside an open quotation;
+  line ends in a word or mark that cannot end a sentence ("the", "of", ",", ":"), it
+  ends inside an open quotation, or the dot cuts a name in two ("Officer Christopher .
+  Bailey"; wrapped_lines.py, also for the line ends the loader hides or invents);
 - dropped when it is a caption: a short line set off by wrap dots with no finite verb
   ("Frank with one of his three grandchildren"), a video line ("VIDEO Scroll down to
   watch"), a promotion ("CLICK HERE for all the latest news", promotions.py), or, in
@@ -41,6 +42,8 @@ from transforms.curation.wordlists import (
     PAST_TENSES,
     SENTENCE_HEADS,
 )
+from transforms.curation.wrapped_lines import QUOTE_LINE_END as _QUOTE_END
+from transforms.curation.wrapped_lines import name_pairs, opens_speech, splits_name
 
 # what the loader takes as a line's end (its END_TOKENS): any other line gets " ."
 LINE_ENDS = (".", "!", "?", "'", "`", '"', "’", "”", ")")
@@ -73,6 +76,7 @@ class Line(NamedTuple):
     after_open: bool        # whole, and the part before it ends in a wrap dot too
     next_text: str          # the text after its wrap dot
     later_text: str = ""    # the text after the next wrap dot
+    names: frozenset = frozenset()   # name pairs the text writes whole (wrapped_lines.py)
 
 
 def _core(word: str) -> str:
@@ -175,9 +179,13 @@ def ends_open(text: str) -> bool:
         _finite(w, i) for i, w in enumerate(last))
 
 
-def joins(before: str, after: str) -> bool:
-    """The wrap dot between `before` and `after` is no sentence end."""
-    return after[:1].islower() or ends_open(before)
+def joins(before: str, after: str, names: frozenset = frozenset()) -> bool:
+    """The wrap dot between `before` and `after` is no sentence end (a name cut in two:
+    wrapped_lines.py)."""
+    if after[:1].islower() or splits_name(before, after, names):
+        return True
+    return ends_open(before) and not (opens_speech(after)
+                                      and not before.rstrip().endswith(JOINING_MARKS))
 
 
 def end_sentence(text: str) -> str:
@@ -208,7 +216,9 @@ def is_wrap_caption(line: Line) -> bool:
     sides, it may stand inside a broken sentence ("said the . Frank with his grandchildren
     . couple were")."""
     words = line.text.split()
-    carried_on = line.next_text[:1].islower() and not (line.whole and line.after_open)
+    carried_on = (line.next_text[:1].islower() or splits_name(line.text, line.next_text,
+                                                              line.names)) \
+        and not (line.whole and line.after_open)
     if carried_on or len(words) < 2:
         return False
     labels = caption_labels(line.text)      # a label makes a caption, "Under fire: X ..."
@@ -247,7 +257,8 @@ def is_unpunctuated_line(line: Line, source: Optional[str]) -> bool:
     words = line.text.split()
     return (source == "dailymail" and bool(line.next_text) and not line.text[:1].islower()
             and 0 < len(words) <= MAX_UNPUNCTUATED_WORDS
-            and not joins(line.text, line.next_text) and not line.later_text[:1].islower())
+            and not joins(line.text, line.next_text, line.names)
+            and not line.later_text[:1].islower())
 
 
 NOT_VIDEO_LINE = Rule("not_video_line", "video_line", lambda line, s, c: not is_video_line(line))
@@ -280,6 +291,9 @@ def judge_line(head: str, tail: str, line: Line, source: Optional[str]) -> tuple
 def repair(text: str, source: Optional[str] = None) -> Tuple[str, List[tuple]]:
     """(text with its sentences restored, [(line, Reject)] of the lines dropped)."""
     text = _STRAY_DOT.sub("", text)
+    text = _QUOTE_END.sub(lambda m: m.group() + (" ." if not in_quote(
+        text[:m.end()]) else ""), text)          # the line end the loader left no dot at
+    names = name_pairs(text)
     parts = [p.strip() for p in WRAP_DOT.split(text)]
     opened = [True] * (len(parts) - 1) + [False]    # a part ending in a wrap dot
     dropped, buf, pending = [], "", False
@@ -289,7 +303,7 @@ def repair(text: str, source: Optional[str] = None) -> Tuple[str, List[tuple]]:
             following = [p for p in parts[i + 1:] if p]
             nxt = following[0] if following else ""
             later = following[1] if len(following) > 1 else ""
-            line = Line(tail, not head, not head and pending, nxt, later)
+            line = Line(tail, not head, not head and pending, nxt, later, names)
             head, tail, why = judge_line(head, tail, line, source)
             if why is not None:
                 dropped.append((tail, why))
@@ -297,7 +311,8 @@ def repair(text: str, source: Optional[str] = None) -> Tuple[str, List[tuple]]:
         if not part:
             continue
         if pending:
-            buf = (buf + " " + part) if joins(buf, part) else end_sentence(buf) + " " + part
+            buf = (buf + " " + part) if joins(buf, part, names) \
+                else end_sentence(buf) + " " + part
         else:
             buf = (buf + " " + part).strip()
         pending = is_open
