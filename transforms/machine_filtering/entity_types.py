@@ -206,12 +206,21 @@ PLACE_HEADS = frozenset({"park", "street", "road", "avenue", "lane", "square", "
                          "station", "stadium", "arena", "harbour", "beach", "valley"})
 
 
+# a PERSON-tagged name the passage calls a vessel or a programme ("the ship Queen Mary",
+# "the Thames barge Cambria", "the Cambria barge", "the show Gogglebox"): no person
+_THING = ("ship|vessel|boat|barge|yacht|ferry|tanker|liner|submarine|warship|trawler|"
+          "steamer|schooner|show|programme|program|series|sitcom|soap|documentary")
+THING_BEFORE = re.compile(rf"\b(?:{_THING})(?: [A-Z][\w'’-]+)?,? $", re.IGNORECASE)
+THING_AFTER = re.compile(rf"^ (?:{_THING})\b", re.IGNORECASE)
+
+
 def mention_votes(row: dict) -> dict:
     """{cluster key: [labels each mention votes for]} ('@answer': the answer's mentions).
     A country's name or demonym also votes `COUNTRY` (`countries.country_of`); a full
     name opening with a given name of the lists (`gender.given_name_gender`) votes PERSON
     too; a name NER tagged PERSON that ends in a place's head noun (`PLACE_HEADS`) votes
-    a place instead."""
+    a place instead, and one the passage calls a vessel or a programme (`THING_BEFORE`,
+    `THING_AFTER`) a product."""
     passage = row.get("passage") or ""
     bounds = _sentence_bounds(passage)
     out = collections.defaultdict(list)
@@ -226,7 +235,11 @@ def mention_votes(row: dict) -> dict:
             vote = vote - PERSON | PLACE
         if country_of(text):
             vote |= COUNTRY
-        out[key].append(vote | name_labels(text))
+        vote |= name_labels(text)
+        if m.get("label") == "PERSON" and (THING_BEFORE.search(passage[max(0, m["start"] - 40):m[
+                "start"]]) or THING_AFTER.match(passage[m["end"]:m["end"] + 20])):
+            vote = vote - PERSON | PRODUCT     # a vessel or a programme, not a person
+        out[key].append(vote)
     return dict(out)
 
 
