@@ -210,7 +210,7 @@ PLACE_HEADS = frozenset({"park", "street", "road", "avenue", "lane", "square", "
 # "the Thames barge Cambria", "the Cambria barge", "the show Gogglebox"): no person
 _THING = ("ship|vessel|boat|barge|yacht|ferry|tanker|liner|submarine|warship|trawler|"
           "steamer|schooner|show|programme|program|series|sitcom|soap|documentary")
-THING_BEFORE = re.compile(rf"\b(?:{_THING})(?: [A-Z][\w'’-]+)?,? $", re.IGNORECASE)
+THING_BEFORE = re.compile(rf"\b(?:{_THING})(?: [A-Z][\w'’-]+)?,?(?: the)? $", re.IGNORECASE)
 THING_AFTER = re.compile(rf"^ (?:{_THING})\b", re.IGNORECASE)
 
 
@@ -219,11 +219,11 @@ def mention_votes(row: dict) -> dict:
     A country's name or demonym also votes `COUNTRY` (`countries.country_of`); a full
     name opening with a given name of the lists (`gender.given_name_gender`) votes PERSON
     too; a name NER tagged PERSON that ends in a place's head noun (`PLACE_HEADS`) votes
-    a place instead, and one the passage calls a vessel or a programme (`THING_BEFORE`,
-    `THING_AFTER`) a product."""
+    a place instead, and an entity one of whose PERSON-tagged mentions the passage calls
+    a vessel or a programme (`THING_BEFORE`, `THING_AFTER`) a product."""
     passage = row.get("passage") or ""
     bounds = _sentence_bounds(passage)
-    out = collections.defaultdict(list)
+    out, things = collections.defaultdict(list), set()
     for key, m in clusters(row):
         text = m.get("text") or ""
         cue = mention_cue(passage, m, bounds)
@@ -235,12 +235,12 @@ def mention_votes(row: dict) -> dict:
             vote = vote - PERSON | PLACE
         if country_of(text):
             vote |= COUNTRY
-        vote |= name_labels(text)
+        out[key].append(vote | name_labels(text))
         if m.get("label") == "PERSON" and (THING_BEFORE.search(passage[max(0, m["start"] - 40):m[
                 "start"]]) or THING_AFTER.match(passage[m["end"]:m["end"] + 20])):
-            vote = vote - PERSON | PRODUCT     # a vessel or a programme, not a person
-        out[key].append(vote)
-    return dict(out)
+            things.add(key)                    # a vessel or a programme, not a person
+    return {k: [v - PERSON | PRODUCT for v in vs] if k in things else vs
+            for k, vs in out.items()}
 
 
 def fits(votes: list, labels: frozenset) -> bool:

@@ -13,9 +13,11 @@ only country, the only organisation, the only company of the passage).
   chief executive", "the firm @placeholder"); an owner ("@placeholder-owned": a company, a
   country, a people; in the corpus 0 of 14 "X-owned/-led/-backed" name a person); a base
   or birthplace ("@placeholder-based": any place, or a product, "Linux-based");
-- an entity's kinds (`entity_kinds`): a country, a people, a capital, a city, a US state,
-  a region (`place_types`), an unknown place (GPE/LOC by the mention votes of
-  `entity_types`, unknown to GeoNames: it could be a country), an organisation (ORG
+- an entity's kinds (`entity_kinds`): a country, a people (NORP votes, a party's name
+  aside: `PARTY_NAME`), a party, a capital, a city, a US state, a region (`place_types`),
+  a town (an unknown place written with its state or country: "Sanford, Florida"), an
+  unknown place (GPE by the mention votes of `entity_types`, unknown to GeoNames: it
+  could be a country), geography (LOC alone: a river, a mountain), an organisation (ORG
   votes), a company (`fine_types.may_be_company`), a product (PRODUCT or WORK_OF_ART votes).
 
 `only_slot_entity` rejects when the cue takes the answer and no other passage entity the
@@ -46,11 +48,11 @@ from transforms.machine_filtering.place_types import (
 from transforms.quality.aliases import PLACEHOLDER, clusters, plain
 from transforms.quality.cues import COUNTRY as COUNTRY_VOTE
 
-PEOPLE, PLACE, ORGANISATION, COMPANY, PRODUCT, PARTY = (
-    "people", "unknown_place", "organisation", "company", "product", "party")
+PEOPLE, PLACE, GEOGRAPHY, ORGANISATION, COMPANY, PRODUCT, PARTY = (
+    "people", "unknown_place", "geography", "organisation", "company", "product", "party")
 NATION = frozenset({COUNTRY, PEOPLE, CAPITAL, PLACE})
 CIVIC = NATION | {CITY, US_STATE, REGION}
-PLACES = CIVIC
+PLACES = CIVIC | {GEOGRAPHY}
 OWNER = frozenset({COUNTRY, PEOPLE, CAPITAL, ORGANISATION, COMPANY})
 
 
@@ -98,11 +100,13 @@ SLOT_CUES = (
                             "corpus)"),
     _head("nation_modifier", "army|armies|military|embassy|embassies|"
                              "navy|air force|armed forces|troops|soldiers|diplomats|"
-                             "ambassador|parliament|consulate|foreign minister|"
+                             "ambassador|consulate|foreign minister|"
                              "foreign ministry|defen[cs]e ministry|intelligence services?|"
                              "state media|nationals|citizenship|passport|passports",
           NATION, "what a sovereign state or a people has (a city, a US state, a person "
-                  "rarely: 'the Texas army'); a capital stands for its government"),
+                  "rarely: 'the Texas army'); a capital stands for its government; not "
+                  "'parliament': states and seats have one ('the Queensland parliament', "
+                  "'the Westminster parliament')"),
     _head("customer_modifier", "customers|consumers|shoppers|users|subscribers|clients",
           CIVIC | {COMPANY}, "a company's customers, or a place's or a people's"),
     _head("staff_modifier", "officials|authorities|investors|workers|employees|staff|"
@@ -134,7 +138,15 @@ PARTY_NAME = re.compile(r"\b(?:party|labour|tor(?:y|ies)|conservatives?|liberals
                         r"nationalists?|unionists?|junta|taliban|hamas|hezbollah|fatah)\b",
                         re.IGNORECASE)
 _PLACE_VOTES = frozenset({"GPE", "LOC"}) | COUNTRY_VOTE
+_STATE_VOTES = frozenset({"GPE"}) | COUNTRY_VOTE
 _PRODUCT = frozenset({"PRODUCT", "WORK_OF_ART"})
+# "Sanford, Florida", "Tikrit, Iraq": a place written with its state or country is a town
+_IN_STATE = re.compile(r"^,? ((?:[A-Z][\w.'’-]*\s?){1,3})")
+
+
+def _town(passage: str, m: dict) -> bool:
+    after = _IN_STATE.match(passage[m["end"]:m["end"] + 40])
+    return bool(after) and bool(place_types(after.group(1).strip()) & {US_STATE, COUNTRY})
 _ORG = frozenset({"ORG"})
 
 
@@ -155,15 +167,18 @@ def entity_kinds(row: dict) -> dict:
                                          else set())
         if fits(v, COUNTRY_VOTE):
             kinds.add(COUNTRY)
-        if fits(v, _NORP) and COUNTRY not in kinds:
+        party = any(PARTY_NAME.search(m.get("text") or "") for m in ms)
+        if fits(v, _NORP) and COUNTRY not in kinds and not party:
             kinds.add(PEOPLE)
+        if not kinds and any(_town(passage, m) for m in ms):
+            kinds.add(CITY)
         if fits(v, _PLACE_VOTES) and not kinds:
-            kinds.add(PLACE)
+            kinds.add(PLACE if fits(v, _STATE_VOTES) else GEOGRAPHY)
         if fits(v, _ORG):
             kinds.add(ORGANISATION)
         if companies.get(key):
             kinds.add(COMPANY)
-        if any(PARTY_NAME.search(m.get("text") or "") for m in ms):
+        if party:
             kinds.add(PARTY)
         if fits(v, _PRODUCT):
             kinds.add(PRODUCT)
