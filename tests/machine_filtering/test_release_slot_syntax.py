@@ -73,6 +73,9 @@ def test_a_company_slot_and_organisations_that_are_no_company():
                                               "australian competition and consumer commission": False}
     why = check_row(one)
     assert why.reason == "only_compatible_entity" and "company_modifier" in why.detail
+    firm = row(QANTAS, "Even so, the firm @placeholder is predicting higher earnings.", "Qantas",
+               QANTAS_ENTS)
+    assert "company_apposition" in check_row(firm).detail
     rival = row(QANTAS + " Virgin Blue cut its fares.", query, "Qantas",
                 QANTAS_ENTS + [("Virgin Blue", "ORG")])
     assert slot_syntax.only_slot_entity(rival) is None        # another airline
@@ -96,6 +99,10 @@ def test_a_vessel_tagged_person_is_no_person():
     two = row(CRUISE + " Jane Foster said.", query, "Kurt Foster",
               CRUISE_ENTS + [("Jane Foster", "PERSON")])
     assert check_row(two) is None
+    # "show" as a verb: no programme
+    verb = row(CRUISE + " The video images show Kurt Foster on deck.", query, "Carnival Spirit",
+               CRUISE_ENTS)
+    assert all("PERSON" in v for v in entity_types.mention_votes(verb)["kurt foster"])
 
 
 @pytest.mark.parametrize("query, cue", [
@@ -109,6 +116,9 @@ def test_a_vessel_tagged_person_is_no_person():
     ("@placeholder officials said no troops had been sent", "staff_modifier"),
     ("the @placeholder embassy in London", "nation_modifier"),
     ("the @placeholder economy grew", "civic_modifier"),
+    ("oil firm @placeholder is to go ahead", "company_apposition"),
+    ("@placeholder, the supermarket chain, said", "company_apposition"),
+    ("the firm @placeholder's rivals", None),
     ("@placeholder said the government would act", None),
 ])
 def test_each_slot_cue(query, cue):

@@ -210,8 +210,14 @@ PLACE_HEADS = frozenset({"park", "street", "road", "avenue", "lane", "square", "
 # "the Thames barge Cambria", "the Cambria barge", "the show Gogglebox"): no person
 _THING = ("ship|vessel|boat|barge|yacht|ferry|tanker|liner|submarine|warship|trawler|"
           "steamer|schooner|show|programme|program|series|sitcom|soap|documentary")
-THING_BEFORE = re.compile(rf"\b(?:{_THING})(?: [A-Z][\w'’-]+)?,?(?: the)? $", re.IGNORECASE)
+# (after a determiner or a modifier, capitalised words between: "the Thames sailing barge";
+# "the documents show Bates" is a verb)
+_MOD = (r"(?:the|a|an|its|their|tv|hit|reality|chat|talk|quiz|comedy|cruise|sailing|cargo|"
+        r"container|fishing|research|naval|navy|royal|[\w-]+['’]s)")
+THING_BEFORE = re.compile(rf"\b(?i:{_MOD}) (?:(?:[A-Z][\w'’-]*|(?i:{_MOD})) ){{0,2}}"
+                          rf"(?i:{_THING})(?: [A-Z][\w'’-]+)?,?(?: the)? $")
 THING_AFTER = re.compile(rf"^ (?:{_THING})\b", re.IGNORECASE)
+_THE = re.compile(r"\bthe $", re.IGNORECASE)
 
 
 def mention_votes(row: dict) -> dict:
@@ -237,7 +243,8 @@ def mention_votes(row: dict) -> dict:
             vote |= COUNTRY
         out[key].append(vote | name_labels(text))
         if m.get("label") == "PERSON" and (THING_BEFORE.search(passage[max(0, m["start"] - 40):m[
-                "start"]]) or THING_AFTER.match(passage[m["end"]:m["end"] + 20])):
+                "start"]]) or THING_AFTER.match(passage[m["end"]:m["end"] + 20])
+                and _THE.search(passage[max(0, m["start"] - 4):m["start"]])):
             things.add(key)                    # a vessel or a programme, not a person
     return {k: [v - PERSON | PRODUCT for v in vs] if k in things else vs
             for k, vs in out.items()}

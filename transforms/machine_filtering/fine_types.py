@@ -267,11 +267,11 @@ NOT_COMPANY = re.compile(
 COMPANY_NAME = re.compile(r"\b(?:inc|ltd|llc|plc|corp|corporation|co|company|holdings|"
                           r"limited|gmbh|ag|sa|nv|estates?|airlines?|airways|motors|"
                           r"industries|enterprises|technologies)\.?$", re.IGNORECASE)
-_COMPANY_WORDS = ("firm|company|retailer|supermarket|chain|carmaker|manufacturer|maker|"
+COMPANY_WORDS = ("firm|company|retailer|supermarket|chain|carmaker|manufacturer|maker|"
                   "airline|bank|lender|insurer|brand|start-up|startup|developer|builder|"
                   "operator|giant|conglomerate|publisher|owner")
-COMPANY_BEFORE = re.compile(rf"\b(?:{_COMPANY_WORDS})(?:,)? $", re.IGNORECASE)
-COMPANY_AFTER = re.compile(rf"^(?:,? (?:the|a|an) (?:[\w-]+ ){{0,2}}(?:{_COMPANY_WORDS})\b|"
+COMPANY_BEFORE = re.compile(rf"\b(?:{COMPANY_WORDS})(?:,)? $", re.IGNORECASE)
+COMPANY_AFTER = re.compile(rf"^(?:,? (?:the|a|an) (?:[\w-]+ ){{0,2}}(?:{COMPANY_WORDS})\b|"
                            rf"(?:['’]s)? (?:shares|shareholders|chief executive|ceo|stores)\b)",
                            re.IGNORECASE)
 _NOT_COMPANY_FINE = frozenset({NEWS, COURT, EVENT, AWARD, BAND, REAL_PERSON})

@@ -34,7 +34,7 @@ from transforms.machine_filtering.entity_types import (
     mention_votes,
     named_in_query,
 )
-from transforms.machine_filtering.fine_types import may_be_company
+from transforms.machine_filtering.fine_types import COMPANY_WORDS, may_be_company
 from transforms.machine_filtering.metonymy import dateline_end
 from transforms.machine_filtering.place_types import (
     CAPITAL,
@@ -89,6 +89,11 @@ SLOT_CUES = (
     _head("company_modifier", "chief executive|ceo|chief executives|shareholders|share price|"
                               "share prices|stores|boardroom|chief financial officer",
           {COMPANY}, "what a company has: its chief executive, shareholders, stores"),
+    SlotCue("company_apposition", re.compile(
+        rf"\b(?:{COMPANY_WORDS}) {_P}\b(?!['’])|{_P}, (?:the|a|an) (?:[\w-]+ ){{0,2}}"
+        rf"(?:{COMPANY_WORDS})\b", re.IGNORECASE), frozenset({COMPANY}),
+        "a company word set beside the name ('the retailer @placeholder', '@placeholder, "
+        "the builder'): a company"),
     _head("market_modifier", "shares|stocks?|stock market|stock markets|bonds|share index|"
                              "stock futures|equities", CIVIC | {COMPANY},
           "what a company or a country's market has: shares, stocks ('Apple shares', "
