@@ -206,15 +206,30 @@ PLACE_HEADS = frozenset({"park", "street", "road", "avenue", "lane", "square", "
                          "station", "stadium", "arena", "harbour", "beach", "valley"})
 
 
+# a PERSON-tagged name the passage calls a vessel or a programme ("the ship Queen Mary",
+# "the Thames barge Cambria", "the Cambria barge", "the show Gogglebox"): no person
+_THING = ("ship|vessel|boat|barge|yacht|ferry|tanker|liner|submarine|warship|trawler|"
+          "steamer|schooner|show|programme|program|series|sitcom|soap|documentary")
+# (after a determiner or a modifier, capitalised words between: "the Thames sailing barge";
+# "the documents show Bates" is a verb)
+_MOD = (r"(?:the|a|an|its|their|tv|hit|reality|chat|talk|quiz|comedy|cruise|sailing|cargo|"
+        r"container|fishing|research|naval|navy|royal|[\w-]+['’]s)")
+THING_BEFORE = re.compile(rf"\b(?i:{_MOD}) (?:(?:[A-Z][\w'’-]*|(?i:{_MOD})) ){{0,2}}"
+                          rf"(?i:{_THING})(?: [A-Z][\w'’-]+)?,?(?: the)? $")
+THING_AFTER = re.compile(rf"^ (?:{_THING})\b", re.IGNORECASE)
+_THE = re.compile(r"\bthe $", re.IGNORECASE)
+
+
 def mention_votes(row: dict) -> dict:
     """{cluster key: [labels each mention votes for]} ('@answer': the answer's mentions).
     A country's name or demonym also votes `COUNTRY` (`countries.country_of`); a full
     name opening with a given name of the lists (`gender.given_name_gender`) votes PERSON
     too; a name NER tagged PERSON that ends in a place's head noun (`PLACE_HEADS`) votes
-    a place instead."""
+    a place instead, and an entity one of whose PERSON-tagged mentions the passage calls
+    a vessel or a programme (`THING_BEFORE`, `THING_AFTER`) a product."""
     passage = row.get("passage") or ""
     bounds = _sentence_bounds(passage)
-    out = collections.defaultdict(list)
+    out, things = collections.defaultdict(list), set()
     for key, m in clusters(row):
         text = m.get("text") or ""
         cue = mention_cue(passage, m, bounds)
@@ -227,7 +242,12 @@ def mention_votes(row: dict) -> dict:
         if country_of(text):
             vote |= COUNTRY
         out[key].append(vote | name_labels(text))
-    return dict(out)
+        if m.get("label") == "PERSON" and (THING_BEFORE.search(passage[max(0, m["start"] - 40):m[
+                "start"]]) or THING_AFTER.match(passage[m["end"]:m["end"] + 20])
+                and _THE.search(passage[max(0, m["start"] - 4):m["start"]])):
+            things.add(key)                    # a vessel or a programme, not a person
+    return {k: [v - PERSON | PRODUCT for v in vs] if k in things else vs
+            for k, vs in out.items()}
 
 
 def fits(votes: list, labels: frozenset) -> bool:

@@ -249,3 +249,50 @@ def only_fine_entity(row: dict) -> Optional[str]:
                 f"is the only such entity of {len(fine)} in the passage (fine types by name "
                 f"and context)")
     return None
+
+
+# An organisation a company slot ("@placeholder shares", "the firm @placeholder") cannot
+# name: a public body, a club, a party, a court, a school, a charity; or one the passage
+# shows to be a newspaper, a court, an event or a band (`entity_fine_types`)
+NOT_COMPANY = re.compile(
+    r"\b(?:council|police|department|ministry|agency|commission|committee|authority|"
+    r"tribunal|court|university|college|school|academy|hospital|nhs|church|party|union|"
+    r"association|federation|league|club|fc|afc|army|force|forces|navy|government|"
+    r"parliament|congress|senate|assembly|cabinet|institute|foundation|charity|society|"
+    r"organi[sz]ation|nations|bureau|service|office|board|trust|museum|guard|brigade|"
+    r"regiment|fund|united|city|rovers|athletic|wanderers|albion|rangers|hotspur|"
+    r"coalition|movement|brotherhood|front|army|state|republic|federal)\b", re.IGNORECASE)
+# a company's own words: a legal suffix, or a company word written beside the name ("the
+# retailer Tesco", "Tesco, the supermarket chain")
+COMPANY_NAME = re.compile(r"\b(?:inc|ltd|llc|plc|corp|corporation|co|company|holdings|"
+                          r"limited|gmbh|ag|sa|nv|estates?|airlines?|airways|motors|"
+                          r"industries|enterprises|technologies)\.?$", re.IGNORECASE)
+COMPANY_WORDS = ("firm|company|retailer|supermarket|chain|carmaker|manufacturer|maker|"
+                  "airline|bank|lender|insurer|brand|start-up|startup|developer|builder|"
+                  "operator|giant|conglomerate|publisher|owner")
+COMPANY_BEFORE = re.compile(rf"\b(?:{COMPANY_WORDS})(?:,)? $", re.IGNORECASE)
+COMPANY_AFTER = re.compile(rf"^(?:,? (?:the|a|an) (?:[\w-]+ ){{0,2}}(?:{COMPANY_WORDS})\b|"
+                           rf"(?:['’]s)? (?:shares|shareholders|chief executive|ceo|stores)\b)",
+                           re.IGNORECASE)
+_NOT_COMPANY_FINE = frozenset({NEWS, COURT, EVENT, AWARD, BAND, REAL_PERSON})
+
+
+def may_be_company(row: dict) -> dict:
+    """{cluster key: bool}: could the entity be a company? Yes when a mention carries a
+    company's own words (`COMPANY_NAME`, `COMPANY_BEFORE`/`COMPANY_AFTER`), whatever its
+    label ("Evans Estates" tagged PERSON); else when it is ORG-voted and neither its name
+    (`NOT_COMPANY`) nor its fine types show it to be something else."""
+    passage, votes, fine = row.get("passage") or "", mention_votes(row), entity_fine_types(row)
+    mentions = collections.defaultdict(list)
+    for key, m in clusters(row):
+        mentions[key].append(m)
+    out = {}
+    for key, ms in mentions.items():
+        names = [plain(m.get("text") or "").strip(".,'’ ") for m in ms]
+        own = any(COMPANY_NAME.search(n) for n in names) or any(
+            COMPANY_BEFORE.search(passage[max(0, m["start"] - 30):m["start"]])
+            or COMPANY_AFTER.search(passage[m["end"]:m["end"] + 40]) for m in ms)
+        other = any(NOT_COMPANY.search(n) for n in names) or fine.get(key, set()) & \
+            _NOT_COMPANY_FINE
+        out[key] = own or (fits(votes.get(key, []), frozenset({"ORG"})) and not other)
+    return out

@@ -34,8 +34,9 @@ source sentence. Order, and why:
    with or set against an entity the query names and the answer is the only other of its
    kind ("between @placeholder and the UK"), or the query names the answer's manager
    ("Guardiola's side"; `entity_types.only_linked_entity`), or a place cue fixes a fine
-   place type the answer alone has ("@placeholder Gov.": a US state; `place_types.py`):
-   no reading needed.
+   place type the answer alone has ("@placeholder Gov.": a US state; `place_types.py`),
+   or the slot's own syntax does ("the @placeholder army", "@placeholder-owned";
+   `slot_syntax.py`): no reading needed.
 5. `article_agreement`: "a"/"an" before the placeholder fits the answer's name and no
    other passage entity of its kind.
 6. `shared_role_word`: a role word beside the placeholder ("manager") stands beside the
@@ -88,6 +89,7 @@ from transforms.machine_filtering.lexical import Lemmas
 from transforms.machine_filtering.place_types import only_place_entity
 from transforms.machine_filtering.release_config import ReleaseConfig
 from transforms.machine_filtering.restatement import Restatement, restates
+from transforms.machine_filtering.slot_syntax import only_slot_entity
 from transforms.quality import flags, neighbours
 from transforms.quality.aliases import alias_in_query, clusters, plain
 
@@ -117,7 +119,7 @@ def not_only_compatible_entity(row: dict, config: ReleaseConfig):
     cue = query_type_cue(row.get("query") or "")
     answer_fits, rivals = compatible_entities(row, cue.labels) if cue else (False, ())
     if not answer_fits or rivals:    # no cue, it points elsewhere, or a rival fits it
-        held, fine = role_holder(row), only_fine_entity(row)
+        held, fine = role_holder(row), only_fine_entity(row) or only_slot_entity(row)
         if fine is not None and held is None:
             return False, fine
         linked = (only_linked_entity(row) or only_place_entity(row)) if held is None else None
