@@ -33,6 +33,7 @@ from models.features import sentence_spans
 from transforms.curation.countries import country_of
 from transforms.curation.gender import given_name_gender
 from transforms.curation.names import CLUB_WORDS, GENERIC_ORG_WORDS, ORG_SUFFIXES
+from transforms.machine_filtering.vessels import called_a_thing
 from transforms.quality.aliases import PLACEHOLDER, clusters, plain
 from transforms.quality.cues import (
     COUNTRY,
@@ -206,27 +207,13 @@ PLACE_HEADS = frozenset({"park", "street", "road", "avenue", "lane", "square", "
                          "station", "stadium", "arena", "harbour", "beach", "valley"})
 
 
-# a PERSON-tagged name the passage calls a vessel or a programme ("the ship Queen Mary",
-# "the Thames barge Cambria", "the Cambria barge", "the show Gogglebox"): no person
-_THING = ("ship|vessel|boat|barge|yacht|ferry|tanker|liner|submarine|warship|trawler|"
-          "steamer|schooner|show|programme|program|series|sitcom|soap|documentary")
-# (after a determiner or a modifier, capitalised words between: "the Thames sailing barge";
-# "the documents show Bates" is a verb)
-_MOD = (r"(?:the|a|an|its|their|tv|hit|reality|chat|talk|quiz|comedy|cruise|sailing|cargo|"
-        r"container|fishing|research|naval|navy|royal|[\w-]+['’]s)")
-THING_BEFORE = re.compile(rf"\b(?i:{_MOD}) (?:(?:[A-Z][\w'’-]*|(?i:{_MOD})) ){{0,2}}"
-                          rf"(?i:{_THING})(?: [A-Z][\w'’-]+)?,?(?: the)? $")
-THING_AFTER = re.compile(rf"^ (?:{_THING})\b", re.IGNORECASE)
-_THE = re.compile(r"\bthe $", re.IGNORECASE)
-
-
 def mention_votes(row: dict) -> dict:
     """{cluster key: [labels each mention votes for]} ('@answer': the answer's mentions).
     A country's name or demonym also votes `COUNTRY` (`countries.country_of`); a full
     name opening with a given name of the lists (`gender.given_name_gender`) votes PERSON
     too; a name NER tagged PERSON that ends in a place's head noun (`PLACE_HEADS`) votes
     a place instead, and an entity one of whose PERSON-tagged mentions the passage calls
-    a vessel or a programme (`THING_BEFORE`, `THING_AFTER`) a product."""
+    a vessel or a programme (`vessels.called_a_thing`) a product."""
     passage = row.get("passage") or ""
     bounds = _sentence_bounds(passage)
     out, things = collections.defaultdict(list), set()
@@ -242,9 +229,7 @@ def mention_votes(row: dict) -> dict:
         if country_of(text):
             vote |= COUNTRY
         out[key].append(vote | name_labels(text))
-        if m.get("label") == "PERSON" and (THING_BEFORE.search(passage[max(0, m["start"] - 40):m[
-                "start"]]) or THING_AFTER.match(passage[m["end"]:m["end"] + 20])
-                and _THE.search(passage[max(0, m["start"] - 4):m["start"]])):
+        if m.get("label") == "PERSON" and called_a_thing(passage, m):
             things.add(key)                    # a vessel or a programme, not a person
     return {k: [v - PERSON | PRODUCT for v in vs] if k in things else vs
             for k, vs in out.items()}
