@@ -113,3 +113,27 @@ def test_no_mention_column_or_the_rule_off_lets_it_pass():
     off = ReleaseConfig(**{**ONLY.__dict__, "answer_form": False})
     assert check_row(dict(r, mention="Armenian"), off) is None
     assert ReleaseConfig().answer_form is True
+
+
+def test_an_adjective_accepted_for_a_countrys_name_as_a_noun_is_rejected(nlp):
+    # "a welcome here in @placeholder" (Scotland) answered by "Scotland", "Scottish": the
+    # answer set accepts "in Scottish"
+    r = dict(row(TURKEY, "Some fear that reforms will stall in @placeholder.", "Turkey",
+                 TURKEY_ENTS, aliases=("Turkish",)), mention="Turkey")
+    rejected = _check(nlp, r)
+    assert rejected.reason == "answer_form" and "'Turkish'" in rejected.detail
+    assert af.adjective_for_name("Turkey", ["Turkey", "Turkish"],
+                                 "@placeholder has a long tradition of reform.", False)
+    # without tags a lower-case word after the slot may be a noun: not judged
+    assert af.adjective_for_name("Turkey", ["Turkey", "Turkish"],
+                                 "@placeholder has a long tradition of reform.") is None
+    # before a noun the adjective reads ("the @placeholder government"); without it, or
+    # for a people, or for a demonym mention, nothing is over-accepted
+    assert _check(nlp, dict(r, query="Mr Blair backed the @placeholder government.")) is None
+    assert _check(nlp, dict(r, query="Mr Blair backed @placeholder reforms.")) is None
+    assert _check(nlp, dict(r, mention="Turkish",
+                            query="Mr Blair backed @placeholder accession.")) is None
+    assert af.adjective_for_name("Turkey", ["Turkey"], "They stayed in @placeholder.") is None
+    assert af.adjective_for_name("US", ["US", "Americans"], "Aid from @placeholder.") is None
+    assert af.adjective_for_name("the UK", ["UK", "British"],
+                                 "It will not make the @placeholder richer.") is None
