@@ -38,7 +38,9 @@ _ASK = r"(?:(?:you can (?:also )?|please |be sure to |make sure (?:to|you) |don[
 # a call to action: an imperative to the reader, then where to act within 14 words ("Listen
 # to the full interview on Sport on Five and the BBC Sport website"; at 5 words that BBC line
 # was kept; 14 adds 3 lines, all promotions, of 45,552 corpus sentences and flags no other)
-_VERB = (r"(?:click|tap|read|see|watch|vote|follow|share|sign up|subscribe|like us|"
+_VERB = (r"(?:click|read|see|watch|follow|sign up|subscribe|like us|"
+         r"tap(?= (?:here|on|the|to|below|this)\b)|share(?= (?:this|your|it|the|on|with|our|"
+         r"them|these|now|via)\b)|vote(?= (?:now|here|below|in our|in the poll|on our)\b)|"
          r"download(?= (?:the|our|a|an|it|this|these|them|now|here|free|your|for|from|on)\b)|"
          r"check(?: it| them)? out|find out|join|listen|tweet|e-?mail us|send us|tell us|"
          r"enter(?= (?:our|now|here|the (?:competition|contest|draw|giveaway))\b)|"
@@ -49,7 +51,8 @@ _WHERE = (r"(?:here|now|us|our|below|above|more|the latest|latest|this (?:link|s
           r"photos|poll|quiz|newsletters?|podcast|twitter|facebook|instagram|youtube|tiktok|"
           r"online|the moment|the clip|the footage|briefing|inbox|bulletin|"
           r"@\w+|www\.|\w+\.com|\w+\.co\.uk)")
-_CALL = re.compile(r"^(?i:%s%s)\b(?:\W+\w+){0,14}?\W+(?i:%s)(?!\w)" % (_ASK, _VERB, _WHERE))
+_CALL = re.compile(r"^(?i:%s%s)(?![\w-])(?:\W+\w+){0,14}?\W+(?i:%s)(?!\w)"
+                   % (_ASK, _VERB, _WHERE))
 # a call to action on its own ("Check it out", "Read more", "Vote now")
 _BARE = re.compile(r"^(?i:check (?:it|them) out|click here|read more|read on|see more|"
                    r"find out more|watch now|vote now|more below|see below|listen now)\W*$")
@@ -148,11 +151,19 @@ _END = re.compile(r"[.!?]['\"’”)]*(?=\s|$)")
 MAX_PROMOTION_WORDS = 30
 
 
+_GLUED_PLACE = re.compile(r"\bnews from (?:[A-Z][a-z]+[ -])*[A-Z][a-z]+(?=[A-Z])")
+
+
 def _glued_end(text: str, start: int, end: int) -> int:
     """Where a promotion with no full stop ends: before a capitalised word that opens the
     next sentence right after a lower-case word ("... latest Arsenal news Arsenal beat"
-    does not split; "... the latest news The club said" does), else `end`."""
+    does not split; "... the latest news The club said" does), or where BBC's local line
+    names its place glued to the next sentence ("... and other news from EssexA woman
+    ..."), else `end`."""
     from transforms.curation.fragments import _opens_sentence
+    glued = _GLUED_PLACE.search(text, start, end)
+    if glued:
+        return glued.end()
     spans = [(m.start(), m.end()) for m in re.finditer(r"\S+", text[start:end])]
     words = [text[start + s:start + e] for s, e in spans]
     for i in range(2, len(words)):
