@@ -145,8 +145,8 @@ def test_real_cnn_text_with_each_form_put_in_is_cleaned_and_counted_by_form(corp
 
 
 def test_form_reasons_name_the_form_of_a_promotion_only():
-    from transforms.curation.clean import PROMOTION, Piece, PIECE_RULES
     from transforms.core.rules import first_rejection
+    from transforms.curation.clean import PIECE_RULES, PROMOTION, Piece
     assert form_reasons("Got a tip?", PROMOTION) == ["promotion_form.tip_request"]
     why = first_rejection(PIECE_RULES, "Getty Images", Piece("cnn", True))
     assert form_reasons("Getty Images", why) == []
