@@ -135,7 +135,7 @@ def test_broken_highlights_are_joined_and_fragments_dropped():
                    "Rooney scored twice in the final",
                    "The club said it was delighted with the result")
     assert counts == {"highlight_rejoined": 6, "highlight_fragment": 1,
-                      "highlight_promotion": 1}
+                      "highlight_promotion": 1, "promotion_form.call_to_action": 1}
     # real CNN bullets ending in "says" or a month are whole bullets
     assert clean_highlights(["Fire crews were called at 2 a.m., police say",
                              "Burn center in U.S. has offered treatment until May",

@@ -49,6 +49,7 @@ from transforms.curation.notices import strip_page_notices
 from transforms.curation.promotions import (
     MAX_PROMOTION_WORDS,
     find_promotions,
+    form_reasons,
     is_promotion,
 )
 from transforms.ingestion.articles import Article
@@ -321,7 +322,7 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig(),
             if why is None:
                 paragraphs.append(piece)
             elif dropped is not None:
-                dropped[why.reason] += 1
+                dropped.update([why.reason, *form_reasons(piece, why)])
     if dropped is not None:
         dropped.update(+collections.Counter(
             page_notice=sum(strip_page_notices(h)[1] for h in article.highlights)))

@@ -25,7 +25,7 @@ import re
 from typing import NamedTuple, Optional, Sequence
 
 from transforms.core.rules import Rule, first_rejection
-from transforms.curation.promotions import is_promotion
+from transforms.curation.promotions import form_reasons, is_promotion
 from transforms.curation.wordlists import SENTENCE_OPENERS
 from transforms.curation.wraps import JOINING_MARKS
 
@@ -146,7 +146,7 @@ def clean_highlights(highlights: Sequence[str],
             continue
         why = first_rejection(BULLET_RULES, h)
         if why is not None:
-            dropped[why.reason] += 1
+            dropped.update([why.reason, *form_reasons(h, why)])
         elif joined and continues(joined[-1], h):
             joined[-1] = joined[-1] + " " + h
             dropped["highlight_rejoined"] += 1

@@ -4,11 +4,12 @@ supported on this device" where a video player stood, and corpora made from them
 keep it, often glued to the next sentence with no space ("... on this deviceLang, who
 captains ..."); other pages say "Your browser does not support the video tag" or "Please
 enable JavaScript to view the comments"; agency copy closes with "Report supplied by the Press
-Association". A passage or query made from one reads as page
+Association"; a story says "This article was amended on ..." and a Guardian caption
+closes with "Photograph: Name/Agency". A passage or query made from one reads as page
 furniture.
 
 A notice is recognised by its form, a fixed phrase of the player, browser, script or
-credit kind, where a sentence opens (the text's start or after an end mark): the phrase and an
+credit kind, or the page's note on its own edits, where a sentence opens (the text's start or after an end mark): the phrase and an
 end mark after it go, and a sentence glued to it stays. Inside a sentence or a quotation
 nothing is touched. Pure functions; no Beam.
 """
@@ -30,6 +31,19 @@ _PHRASES = (
     # a blog's hat tip in brackets ("(Thanks to FOX Sports for bringing this to our attention.)")
     r"\((?:Thanks|Hat tip|H/T) to [^()\n]{1,60}? for (?:bringing|pointing|sending|flagging|"
     r"alerting)\b[^()\n]{0,60}\)",
+    # the page's note on its own edits ("This article was amended on 3 March 2021 to
+    # correct ...", "An earlier version of this story misstated ..."): the sentence goes
+    r"(?:This|The) (?:article|story|piece|report|post) (?:was|has been|had been) "
+    r"(?:amended|updated|corrected|edited|changed)\b[^.!?\n]{0,300}[.!]"
+    r"|An earlier version of this (?:article|story|piece|report)\b[^.!?\n]{0,300}[.!]"
+    r"|This (?:is a (?:developing|breaking(?: news)?) story|story is (?:developing|breaking))"
+    r"\b[^.!?\n]{0,120}[.!]",
+    # a print edition's note and links closing a web story (New York Times pages)
+    r"A version of this (?:article|review|story|column|report) appear(?:s|ed) in print\b"
+    r"[^\n]{0,200}?with the headline: [^\n]{0,150}?(?:\.(?=\s|$)|$)"
+    r"|Order Reprints ?\|[^\n]{0,80}$",
+    # a photo credit in the Guardian's form closing a caption ("Photograph: Name/Agency")
+    r"(?:Photograph|Illustration|Composite|Photo montage): [A-Z][^\n:]{0,80}?(?=\s*(?:\n|$))",
     # media withdrawn or fenced
     r"(?:Sorry, )?(?:this|the) (?:video|clip|media|content) is (?:not available|unavailable)"
     r"(?: (?:in your (?:country|region|location)|on this device|to play))?",
