@@ -78,6 +78,10 @@ def test_promotion_lines_and_siblings():
     assert flags.promotion_line({"passage": quoted.split(". ")[0]}) is None
     radio = "He told BBC Five Live: \"Steven is above money.\"\nListen to the full interview on Sport on Five."
     assert flags.promotion_line({"passage": radio}).startswith("Listen to the full")
+    # the forms cleaning removes count too (a contact line after a real CNN sentence)
+    tips = (NEIGHBOUR.split("\n")[0].split(". ")[0] + ". Email your story ideas and tips "
+            "to newsdesk@example.com.")
+    assert flags.promotion_line({"passage": tips}) == tips
     sentence = "But O'Sullivan was also spoken to by the referee Olivier Marteel."
     a = dict(id="a", passage_id="p", query=sentence.replace("O'Sullivan", "@placeholder"))
     b = dict(id="b", passage_id="p", query=sentence.replace("Olivier Marteel", "@placeholder"))

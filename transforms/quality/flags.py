@@ -30,6 +30,7 @@ from typing import Iterable, Optional
 from transforms.core.rules import Rule, rejections
 from transforms.curation.coref import normalise_name
 from transforms.curation.listings import is_label_line, is_list_intro
+from transforms.curation.promotions import find_promotions
 from transforms.quality.aliases import (
     PLACEHOLDER,
     PLACES,
@@ -171,9 +172,11 @@ def caption_like(row: dict) -> Optional[str]:
 
 
 def promotion_line(row: dict) -> Optional[str]:
+    """A passage line that opens a promotion: this module's own pattern, or one of the
+    forms cleaning removes (`promotions.find_promotions`: contact lines, newsletter
+    lines), so the measure sees what the pipeline claims to remove."""
     for line in (row.get("passage") or "").split("\n"):
-        m = _PROMOTION.search(line)
-        if m:
+        if _PROMOTION.search(line) or find_promotions(line):
             return line.strip()[:120]
     return None
 
