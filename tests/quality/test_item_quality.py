@@ -81,7 +81,8 @@ def test_promotion_lines_and_siblings():
     # the forms cleaning removes count too (a contact line after a real CNN sentence)
     tips = (NEIGHBOUR.split("\n")[0].split(". ")[0] + ". Email your story ideas and tips "
             "to newsdesk@example.com.")
-    assert flags.promotion_line({"passage": tips}) == tips
+    assert flags.promotion_line({"passage": tips}) == tips[:120]
+    assert flags.promotion_line({"passage": tips.rsplit(" Email", 1)[0]}) is None
     sentence = "But O'Sullivan was also spoken to by the referee Olivier Marteel."
     a = dict(id="a", passage_id="p", query=sentence.replace("O'Sullivan", "@placeholder"))
     b = dict(id="b", passage_id="p", query=sentence.replace("Olivier Marteel", "@placeholder"))
