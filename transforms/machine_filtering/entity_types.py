@@ -101,7 +101,7 @@ def query_type_cue(query: str):
 
 
 def _singular(word: str) -> str:
-    w = word.lower().strip(".,'’\"")
+    w = re.sub(r"['’]s$", "", word.lower()).strip(".,'’\"")    # "Estonia's": Estonia
     return w[:-3] + "y" if w.endswith("ies") else w[:-1] if w.endswith("s") else w
 
 

@@ -85,6 +85,7 @@ from transforms.machine_filtering.entity_types import (
     role_holder,
 )
 from transforms.machine_filtering.fine_types import only_fine_entity
+from transforms.machine_filtering.kind_nouns import only_kind_entity
 from transforms.machine_filtering.lexical import Lemmas
 from transforms.machine_filtering.place_types import only_place_entity
 from transforms.machine_filtering.release_config import ReleaseConfig
@@ -119,7 +120,8 @@ def not_only_compatible_entity(row: dict, config: ReleaseConfig):
     cue = query_type_cue(row.get("query") or "")
     answer_fits, rivals = compatible_entities(row, cue.labels) if cue else (False, ())
     if not answer_fits or rivals:    # no cue, it points elsewhere, or a rival fits it
-        held, fine = role_holder(row), only_fine_entity(row) or only_slot_entity(row)
+        held, fine = role_holder(row), (only_fine_entity(row) or only_slot_entity(row)
+                                         or only_kind_entity(row))
         if fine is not None and held is None:
             return False, fine
         linked = (only_linked_entity(row) or only_place_entity(row)) if held is None else None
