@@ -30,7 +30,11 @@ import re
 from typing import NamedTuple, Optional
 
 from transforms.curation.countries import country_of
-from transforms.machine_filtering.entity_types import fits, mention_votes, named_in_query
+from transforms.machine_filtering.entity_types import (
+    fits,
+    mention_votes,
+    named_in_query,
+)
 from transforms.machine_filtering.place_types import (
     CAPITAL,
     CITY,
