@@ -36,7 +36,8 @@ source sentence. Order, and why:
    ("Guardiola's side"; `entity_types.only_linked_entity`), or a place cue fixes a fine
    place type the answer alone has ("@placeholder Gov.": a US state; `place_types.py`),
    or the slot's own syntax does ("the @placeholder army", "@placeholder-owned";
-   `slot_syntax.py`): no reading needed.
+   `slot_syntax.py`), or a kind noun beside it ("the @placeholder region", "the town of
+   @placeholder"; `kind_nouns.py`): no reading needed.
 5. `article_agreement`: "a"/"an" before the placeholder fits the answer's name and no
    other passage entity of its kind.
 6. `shared_role_word`: a role word beside the placeholder ("manager") stands beside the
