@@ -143,3 +143,18 @@ def test_places_the_query_names_with_a_possessive_are_no_rivals():
     # a place the query does not name is a rival
     two = row(NARVA + " Tallinn sent police.", query, "Narva", NARVA_ENTS + [("Tallinn", "GPE")])
     assert check_row(two) is None or check_row(two).reason != "only_compatible_entity"
+
+
+def test_a_country_the_query_names_by_its_demonym_is_no_rival():
+    query = "Soldiers paraded in @placeholder, a Estonian town by the Russian border."
+    one = row(NARVA, query.replace("a Estonian", "an Estonian"), "Narva", NARVA_ENTS)
+    assert len(entity_types.named_in_query(one)) == 2         # Estonia and Russia
+    assert check_row(one).reason == "only_compatible_entity"
+
+
+def test_a_person_with_a_town_s_name_is_no_town():
+    # "Tim Weston" (Weston: a GeoNames city) is a person, never a town rival
+    one = row(QUAKE + " Tim Weston said so, and Mr Weston left.", TOWN, "Bhaktapur",
+              QUAKE_ENTS + [("Tim Weston", "PERSON"), ("Weston", "PERSON")])
+    assert "town" not in kind_nouns.entity_kinds(one)["tim weston"]
+    assert "town" in kind_nouns.only_kind_entity(one)

@@ -162,6 +162,7 @@ def _evidence_patterns(kind: Kind) -> tuple:
 
 _EVIDENCE = {k.name: _evidence_patterns(k) for k in KINDS}
 _NATION = frozenset({"NORP"}) | COUNTRY_VOTE
+_PLACE_VOTES = frozenset(_PLACE_LABELS) | COUNTRY_VOTE
 
 
 def mention_kinds(passage: str, m: dict, known_place: bool) -> set:
@@ -184,14 +185,16 @@ def mention_kinds(passage: str, m: dict, known_place: bool) -> set:
 def entity_kinds(row: dict) -> dict:
     """{cluster key: set of kind names} ('@answer': the answer's), by the passage's words
     (`mention_kinds`; not for a country or a people: "the Iraqi city of", "French
-    towns"), and, for a place kind, GeoNames (`Kind.places`)."""
+    towns"), and, for a place kind, GeoNames (`Kind.places`) where the mentions vote for
+    a place (not a person called "Weston")."""
     passage, votes = row.get("passage") or "", mention_votes(row)
     out = collections.defaultdict(set)
     for key, m in clusters(row):
         fine = place_types(m.get("text") or "")
         if not fits(votes.get(key, []), _NATION):       # "the French town of": a modifier
             out[key] |= mention_kinds(passage, m, bool(fine))
-        out[key] |= {k.name for k in KINDS if fine & k.places}
+        if fits(votes.get(key, []), _PLACE_VOTES):       # "Tim Weston" is no town
+            out[key] |= {k.name for k in KINDS if fine & k.places}
     return dict(out)
 
 
