@@ -33,6 +33,7 @@ from models.features import sentence_spans
 from transforms.curation.countries import country_of
 from transforms.curation.gender import given_name_gender
 from transforms.curation.names import CLUB_WORDS, GENERIC_ORG_WORDS, ORG_SUFFIXES
+from transforms.machine_filtering.query_names import named_countries
 from transforms.machine_filtering.vessels import called_a_thing
 from transforms.quality.aliases import PLACEHOLDER, clusters, plain
 from transforms.quality.cues import (
@@ -101,7 +102,7 @@ def query_type_cue(query: str):
 
 
 def _singular(word: str) -> str:
-    w = word.lower().strip(".,'’\"")
+    w = re.sub(r"['’]s$", "", word.lower()).strip(".,'’\"")    # "Estonia's": Estonia
     return w[:-3] + "y" if w.endswith("ies") else w[:-1] if w.endswith("s") else w
 
 
@@ -116,7 +117,7 @@ def named_in_query(row: dict) -> set:
     query = " " + " ".join(_words(row.get("query") or "")) + " "
     named = {k for k, m in clusters(row) if k != "@answer" and _words(m.get("text") or "")
              and f" {' '.join(_words(m['text']))} " in query}
-    return named | _surnames_in_query(row)
+    return named | _surnames_in_query(row) | named_countries(row)    # "the Mexican resort"
 
 
 def _surnames_in_query(row: dict) -> set:

@@ -38,6 +38,7 @@ from transforms.machine_filtering.entity_types import (
     named_in_query,
 )
 from transforms.machine_filtering.metonymy import dateline_end
+from transforms.machine_filtering.query_names import query_countries  # noqa: F401 (re-export)
 from transforms.quality.aliases import PLACEHOLDER, clusters, plain
 from transforms.quality.cues import COUNTRY as COUNTRY_VOTE
 from transforms.quality.cues import PERSON
@@ -199,14 +200,6 @@ def between_country(row: dict) -> Optional[tuple]:
         if m:
             return "between_country", frozenset({COUNTRY}), False, m.group(0)
     return None
-
-
-def query_countries(query: str) -> set:
-    """The country codes the query's words name, by name or demonym, one to three words
-    ("the British government" names Britain; `countries.country_of`)."""
-    words = re.findall(r"[\w'’.-]+", plain(query).replace(PLACEHOLDER, " | "))
-    return {code for n in (1, 2, 3) for i in range(len(words) - n + 1)
-            if words[i][:1].isupper() and (code := country_of(" ".join(words[i:i + n])))}
 
 
 def _kinds(passage: str, mentions: list, country_cue: bool, named: set) -> set:

@@ -36,7 +36,8 @@ source sentence. Order, and why:
    ("Guardiola's side"; `entity_types.only_linked_entity`), or a place cue fixes a fine
    place type the answer alone has ("@placeholder Gov.": a US state; `place_types.py`),
    or the slot's own syntax does ("the @placeholder army", "@placeholder-owned";
-   `slot_syntax.py`): no reading needed.
+   `slot_syntax.py`), or a kind noun beside it ("the @placeholder region", "the town of
+   @placeholder"; `kind_nouns.py`): no reading needed.
 5. `article_agreement`: "a"/"an" before the placeholder fits the answer's name and no
    other passage entity of its kind.
 6. `shared_role_word`: a role word beside the placeholder ("manager") stands beside the
@@ -85,6 +86,7 @@ from transforms.machine_filtering.entity_types import (
     role_holder,
 )
 from transforms.machine_filtering.fine_types import only_fine_entity
+from transforms.machine_filtering.kind_nouns import only_kind_entity
 from transforms.machine_filtering.lexical import Lemmas
 from transforms.machine_filtering.place_types import only_place_entity
 from transforms.machine_filtering.release_config import ReleaseConfig
@@ -119,7 +121,8 @@ def not_only_compatible_entity(row: dict, config: ReleaseConfig):
     cue = query_type_cue(row.get("query") or "")
     answer_fits, rivals = compatible_entities(row, cue.labels) if cue else (False, ())
     if not answer_fits or rivals:    # no cue, it points elsewhere, or a rival fits it
-        held, fine = role_holder(row), only_fine_entity(row) or only_slot_entity(row)
+        held, fine = role_holder(row), (only_fine_entity(row) or only_slot_entity(row)
+                                         or only_kind_entity(row))
         if fine is not None and held is None:
             return False, fine
         linked = (only_linked_entity(row) or only_place_entity(row)) if held is None else None
