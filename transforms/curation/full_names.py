@@ -16,7 +16,8 @@ the query). `person_full_names` finds such a name in an article's labels:
   beside "Ford"), and the lists cannot tell an unknown given name from a surname;
 - its other words are name words (`is_name_word`): no place head ("Fort Jackson"),
   title, organisation, club or event word ("Ford Motor", "Jackson Memorial Hospital"),
-  country, demonym, known place, nor a city that is no given name ("Burnley Townsend");
+  country, demonym or known place, nor a word the article tags alone another label than
+  PERSON ("Burnley Townsend", a club glued to its player, beside "Burnley" ORG);
 - no other name of several words written as a name in the article has that word (a span
   with a lower-case word, "Garrett hit Rudolph", is none): two people sharing a
   surname ("Frank Jordan" / "Louis Jordan") or a span glued to another name ("Falklands
@@ -41,7 +42,6 @@ from transforms.curation.names import (
     TITLE_PARTS,
     TITLE_WORDS,
 )
-from transforms.curation.variants import is_city
 
 PERSON = "PERSON"
 # Words of a club's name beside its town, first or last ("Borussia Dortmund", "Wakefield
@@ -92,11 +92,12 @@ def _written_as_name(text: str) -> bool:
                              for r in raw)
 
 
-def shared_word(name: str, label: str, people: set, words_of: Dict[str, set]) -> str:
+def shared_word(name: str, label: str, people: set, words_of: Dict[str, set],
+                things: frozenset = frozenset()) -> str:
     """The word by which `name` (an article's string, tagged `label`) is the full name of a
     person the article names alone (`people`: one-word names tagged PERSON), else "";
     `words_of`: the words of each other name of several words written as a name in the
-    article (module docstring)."""
+    article; `things`: one-word names it tags no PERSON (module docstring)."""
     if label not in FULL_NAME_LABELS or not _written_as_name(name):
         return ""
     words = normalise_name(name, PERSON).split()
@@ -107,7 +108,7 @@ def shared_word(name: str, label: str, people: set, words_of: Dict[str, set]) ->
             continue
         if shared == words[0] and label == "ORG" and not is_given_name(shared):
             continue          # "Ford Motor" beside "Ford": a firm named after a surname
-        if not all(is_name_word(w) and (is_given_name(w) or not is_city(w)) for w in rest):
+        if not all(is_name_word(w) and w not in things for w in rest):
             continue
         if any(shared in other for key, other in words_of.items() if key != " ".join(words)):
             continue          # two people share it, or another name glued to it
@@ -118,13 +119,14 @@ def shared_word(name: str, label: str, people: set, words_of: Dict[str, set]) ->
 def person_full_names(labels: Dict[str, str]) -> set:
     """The strings of `labels` ({string: label}, one article) that are a person's full
     name by `shared_word`, whatever their label."""
-    people = set()
+    people, things = set(), set()
     words_of = {}
     for text, label in labels.items():
         words = normalise_name(text, PERSON).split()
-        if len(words) == 1 and label == PERSON:
-            people.add(words[0])
+        if len(words) == 1:
+            (people if label == PERSON else things).add(words[0])
         elif len(words) >= 2 and _written_as_name(text):
             words_of[" ".join(words)] = set(words)
     return {text for text, label in labels.items()
-            if label != PERSON and shared_word(text, label, people, words_of)}
+            if label != PERSON and shared_word(text, label, people, words_of,
+                                               frozenset(things))}
