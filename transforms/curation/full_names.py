@@ -8,9 +8,11 @@ PERSON ("Buhari", "Malala"), so coreference kept the full name apart and the ans
 a query on the short form left it out (the release rule `incomplete_answers` then rejects
 the query). `person_full_names` finds such a name in an article's labels:
 - two or three words, each capitalised, none in capitals (an acronym), tagged what the
-  small model tags people (`FULL_NAME_LABELS`: ORG, GPE, NORP, LOC, FAC; never a product,
-  work or event: "Ford Focus", "Mona Lisa");
-- its last word is a one-word name the article tags PERSON (the surname: "Buhari"), or
+  small model tags people most (`FULL_NAME_LABELS`: ORG, GPE, NORP; never a facility,
+  product, work or event: "Westgate Mall", "Golden Globes" FAC, "Ford Focus");
+- its last word is a one-word name the article tags PERSON (the surname: "Buhari"), and
+  writes once at least without "the" before it ("the Moon" tagged PERSON is no surname
+  of "Blue Moon"), or
   its first word is (the given name: "Malala"), where the name is no ORG or the word a
   given name of the lists (gender.py): a firm is named after a surname ("Ford Motor"
   beside "Ford"), and the lists cannot tell an unknown given name from a surname;
@@ -29,7 +31,7 @@ release rule that finds the names left out (`quality.left_out.left_out_full_name
 Pure functions; no Beam, no model.
 """
 import re
-from typing import Dict
+from typing import Dict, Sequence
 
 from transforms.curation.countries import country_of, is_demonym, is_known_place
 from transforms.curation.gender import is_given_name
@@ -69,7 +71,7 @@ PLACE_HEADS = frozenset({
     "santa", "los", "las", "el", "la", "le", "glen", "loch", "isle", "bishop", "old",
 })
 # What the small model tags a person's full name when it misses the person.
-FULL_NAME_LABELS = frozenset({"ORG", "GPE", "NORP", "LOC", "FAC"})
+FULL_NAME_LABELS = frozenset({"ORG", "GPE", "NORP"})
 MAX_FULL_NAME_WORDS = 3
 _WORD = re.compile(r"[^\W\d_][\w'’.-]*")
 
@@ -116,15 +118,26 @@ def shared_word(name: str, label: str, people: set, words_of: Dict[str, set],
     return ""
 
 
-def person_full_names(labels: Dict[str, str]) -> set:
-    """The strings of `labels` ({string: label}, one article) that are a person's full
-    name by `shared_word`, whatever their label."""
+def after_the_only(name: str, texts: Sequence[str]) -> bool:
+    """Every time the texts write `name` alone (not inside a longer capitalised name),
+    "the" comes right before it ("the Moon", "the Globes"): a thing's name, not a
+    person's."""
+    pattern = re.compile(r"(?:(\S+)\s+)?(?<![\w'’-])" + re.escape(name) + r"(?![\w-])")
+    before = [m.group(1) or "" for t in texts for m in pattern.finditer(t)]
+    alone = [w for w in before if w in ("the", "The") or not w[:1].isupper()]
+    return bool(alone) and all(w in ("the", "The") for w in alone)
+
+
+def person_full_names(labels: Dict[str, str], texts: Sequence[str] = ()) -> set:
+    """The strings of `labels` ({string: label}, one article of `texts`) that are a
+    person's full name by `shared_word`, whatever their label."""
     people, things = set(), set()
     words_of = {}
     for text, label in labels.items():
         words = normalise_name(text, PERSON).split()
         if len(words) == 1:
-            (people if label == PERSON else things).add(words[0])
+            person = label == PERSON and not after_the_only(text, texts)
+            (people if person else things).add(words[0])
         elif len(words) >= 2 and _written_as_name(text):
             words_of[" ".join(words)] = set(words)
     return {text for text, label in labels.items()

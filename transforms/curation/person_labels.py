@@ -126,10 +126,10 @@ def settle_place_labels(labels: Dict[str, str]) -> Dict[str, str]:
     return {n: (place(n) or lab) if lab == PERSON else lab for n, lab in labels.items()}
 
 
-def settle_person_labels(labels: Dict[str, str]) -> Dict[str, str]:
-    """`labels` ({string: majority label}) after the rules above."""
+def settle_person_labels(labels: Dict[str, str], texts: Sequence[str] = ()) -> Dict[str, str]:
+    """`labels` ({string: majority label}) of the article `texts` after the rules above."""
     labels = settle_place_labels(settle_party_labels(settle_club_labels(labels)))
-    labels.update(dict.fromkeys(person_full_names(labels), PERSON))   # "Muhammadu Buhari"
+    labels.update(dict.fromkeys(person_full_names(labels, texts), PERSON))   # "Muhammadu Buhari"
     names = full_names(labels)
     surnames = {w[-1] for w in names}
     parts = surnames | {w[0] for w in names}
