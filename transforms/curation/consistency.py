@@ -140,7 +140,7 @@ def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple
         if len(surname) >= 3 and surname[0].isupper() and surname not in labels \
                 and surname.strip(".").lower() not in ("jr", "sr", "ii", "iii", "iv"):
             labels[surname] = "PERSON"   # "Ward" for "Kelli Ward"
-    labels = settle_person_labels(labels)
+    labels = settle_person_labels(labels, texts)
     labels.update(clipped_name_labels(labels, texts))   # "Juve" for "Juventus"
     lower_words = {w for t in texts for w in re.findall(r"\b[a-z][a-z'’-]*\b", t)}
     common = {n for n, lab in labels.items() if is_common_word_opening(n, lab, texts,

@@ -31,6 +31,12 @@ the surname out of the person's answer set. So, for a one-word string:
 - a name of two words or more opening with a place's generic word ("County Armagh",
   "Lake Geneva", "Mount Everest"; `PLACE_OPENERS`) tagged PERSON is a place: a held-out
   reader's "Ms @placeholder" had "County Armagh" as the passage's only other "person".
+- a full name of two or three words tagged another label whose last (first) word the
+  article tags PERSON alone is that person's ("Muhammadu Buhari" ORG beside "Buhari",
+  "Malala Yousafzai" GPE beside "Malala"; `full_names.person_full_names`): coreference
+  joins it to the short form, and the entities list says PERSON, as for a surname
+  above (release rules read labels: a person tagged ORG is a false rival of an ORG
+  answer and no rival of a PERSON one).
 Being tagged a place once elsewhere is no such evidence: the small model tags surnames
 GPE or ORG as often as it tags them PERSON ("Gatlin", "Gebrselassie", "Cragg" in BBC
 sport articles), so a tie is settled by the majority rule as before. A lone first name
@@ -44,6 +50,7 @@ from typing import Dict, Optional, Sequence
 
 from transforms.core.constants import PERSON
 from transforms.curation.countries import country_of, is_demonym, is_known_place
+from transforms.curation.full_names import person_full_names
 from transforms.curation.gender import FEMALE_NAMES, MALE_NAMES, is_given_name
 from transforms.curation.names import CLUB_WORDS, TITLE_WORDS
 from transforms.curation.spelling import is_clipped_form
@@ -119,9 +126,10 @@ def settle_place_labels(labels: Dict[str, str]) -> Dict[str, str]:
     return {n: (place(n) or lab) if lab == PERSON else lab for n, lab in labels.items()}
 
 
-def settle_person_labels(labels: Dict[str, str]) -> Dict[str, str]:
-    """`labels` ({string: majority label}) after the rules above."""
+def settle_person_labels(labels: Dict[str, str], texts: Sequence[str] = ()) -> Dict[str, str]:
+    """`labels` ({string: majority label}) of the article `texts` after the rules above."""
     labels = settle_place_labels(settle_party_labels(settle_club_labels(labels)))
+    labels.update(dict.fromkeys(person_full_names(labels, texts), PERSON))   # "Muhammadu Buhari"
     names = full_names(labels)
     surnames = {w[-1] for w in names}
     parts = surnames | {w[0] for w in names}

@@ -21,45 +21,17 @@ import re
 from typing import Optional
 
 from transforms.curation.countries import country_of, is_demonym, is_known_place
+from transforms.curation.full_names import CLUB_NAME_WORDS, EVENT_WORDS, is_name_word
 from transforms.curation.name_match import normalise_name
 from transforms.curation.names import (
-    CLUB_PREFIXES,
-    CLUB_WORDS,
     GENERIC_ORG_WORDS,
     INSTITUTION_HEADS,
-    ORG_SUFFIXES,
-    TITLE_PARTS,
-    TITLE_WORDS,
 )
 from transforms.curation.variants import is_city
 from transforms.quality.aliases import PLACES, answer_spans
 
-# Words of a club's name beside its town, first or last ("Borussia Dortmund", "Wakefield
-# Trinity", "Bristol Rovers", "Real Madrid"); CLUB_WORDS are the English last words.
-CLUB_NAME_WORDS = CLUB_WORDS | CLUB_PREFIXES | frozenset({
-    "borussia", "trinity", "county", "real", "sporting", "olympique", "olympic", "dynamo",
-    "dinamo", "inter", "atletico", "bayern", "celtic", "thistle", "wednesday", "harlequins",
-    "rhinos", "warriors", "giants", "wolves", "saints", "hearts", "stanley", "alexandra",
-    "academical", "vale", "dons", "rugby", "fc", "afc", "rfc", "cricket", "hockey",
-})
 # Club words that are also a place's own words ("Hull City Council" is no club).
 _PLACE_CLUB_WORDS = frozenset({"city", "town", "county"})
-# The one word that makes a place's event, not a club ("Boston Marathon").
-EVENT_WORDS = frozenset({
-    "marathon", "open", "games", "olympics", "festival", "show", "fair", "cup", "derby",
-    "race", "regatta", "masters", "classic", "grand", "prix", "carnival", "parade",
-    "summit", "conference", "agreement", "accord", "declaration", "treaty", "protocol",
-    "convention", "airport", "station", "bridge", "street", "road", "square", "park",
-    "stadium", "arena", "hall", "harbour", "harbor", "bay", "river", "valley", "hills",
-    "times", "post", "herald", "globe", "tribune", "mail", "star", "journal", "gazette",
-    "chronicle", "echo", "telegraph", "evening", "weekly", "area", "region", "metro",
-})
-# First words of a place's name ending in a surname-like word ("Fort Jackson").
-PLACE_HEADS = frozenset({
-    "fort", "lake", "mount", "mt", "port", "cape", "camp", "point", "new", "north",
-    "south", "east", "west", "upper", "lower", "great", "little", "st", "saint", "san",
-    "santa", "los", "las", "el", "la", "le", "glen", "loch", "isle", "bishop", "old",
-})
 _WORD = re.compile(r"[^\W\d_][\w'’.-]*")
 
 
@@ -112,16 +84,6 @@ def left_out_club(row: dict) -> Optional[str]:
     return None
 
 
-def _given_word(word: str) -> bool:
-    """A word a person's full name may open with: no place, country, demonym, title,
-    organisation or club word."""
-    w = word.lower().strip(".")
-    return (len(w) >= 2 and w.replace("-", "").replace("'", "").isalpha()
-            and w not in PLACE_HEADS | TITLE_WORDS | TITLE_PARTS | GENERIC_ORG_WORDS
-            | CLUB_NAME_WORDS | ORG_SUFFIXES | EVENT_WORDS
-            and not (country_of(word) or is_demonym(word) or is_known_place(word)))
-
-
 def _one_word(e: dict) -> Optional[str]:
     words = _words(e["text"], "PERSON")
     return words[0] if len(words) == 1 and not (country_of(e["text"])
@@ -142,7 +104,7 @@ def left_out_full_name(row: dict) -> Optional[str]:
         if not 2 <= len(words) <= 3 or len(raw) < len(words):
             continue
         given = raw[-len(words):-1]
-        if not all(r[:1].isupper() and not r.isupper() and _given_word(r) for r in given):
+        if not all(r[:1].isupper() and not r.isupper() and is_name_word(r) for r in given):
             continue
         if e.get("label") != "PERSON":
             if words[-1] in ones:
