@@ -129,16 +129,19 @@ def adjective_for_name(mention: str, answers, query: str,
             f"answers also accept the adjective {', '.join(repr(a) for a in adjectives)}")
 
 
-def answer_form(row: dict, tokens=None) -> Optional[str]:
+def answer_form(row: dict, tokens=None, adjectives: bool = False) -> Optional[str]:
     """None when some answer fits the slot (or the row has no `mention`), else why not.
-    `tokens`: the query's spaCy tokens (`lexical.Lemmas.queries`)."""
+    `tokens`: the query's spaCy tokens (`lexical.Lemmas.queries`); `adjectives`: also
+    reject a country's name in a noun slot whose answers accept its adjective
+    (`adjective_for_name`; opt-in, `ReleaseConfig.answer_form_adjectives`)."""
     mention = row.get("mention")
     answers = [a["text"] for a in row.get("answers") or ()]
     before_noun = attributive(row.get("query") or "", tokens)
     if not mention or not answers:
         return None
     if any(fits(mention, a, before_noun) for a in answers):
-        return adjective_for_name(mention, answers, row.get("query") or "", before_noun)
+        return adjectives and adjective_for_name(mention, answers, row.get("query") or "",
+                                                 before_noun) or None
     forms = sorted(set(answers))
     return (f"the query's mention {mention!r} has no answer of its form: "
             f"{', '.join(repr(a) for a in forms[:4])}")

@@ -20,6 +20,12 @@ class ReleaseConfig:
         True, "release rule: reject a query none of whose answers has the form of the "
               "mention the placeholder replaced (singular/plural, demonym adjective/people)",
         flag="reject_answer_form")
+    answer_form_adjectives: bool = setting(
+        False, "release rule answer_form (opt-in): also reject a country's name in a noun "
+               "slot ('a welcome here in @placeholder') whose answers accept its adjective "
+               "('Scottish'); off by default: on fresh10 it rejected 35 more queries and "
+               "the drop sampler then released 224 instead of 316 (docs/adversary.md)",
+        flag="reject_answer_form_adjectives")
     copied_context: bool = setting(
         True, "release rule: reject a query whose words beside the placeholder are copied "
               "from beside an answer mention and beside no other entity",

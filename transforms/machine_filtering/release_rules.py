@@ -180,7 +180,8 @@ RELEASE_RULES = (
     Rule("incomplete_answers", "incomplete_answers",
          lambda r, ctx, c: _unless(c.incomplete_answers, flags.left_out_detail(r))),
     Rule("answer_form", "answer_form",
-         lambda r, ctx, c: _unless(c.answer_form, answer_form(r, _query_tokens(r, ctx)))),
+         lambda r, ctx, c: _unless(c.answer_form, answer_form(
+             r, _query_tokens(r, ctx), c.answer_form_adjectives))),
     Rule("copied_context", "copied_context",
          lambda r, ctx, c: _unless(c.copied_context, neighbours.copied_neighbour(r)
                                    or neighbours.coordinated_partner(r))),
