@@ -70,7 +70,8 @@ def test_a_release_of_queries_the_shortcut_answers_fails_the_bar():
     assert po["difference"] > 2 and not po["within_bar"]
     assert po["released"]["exact_match"] > po["candidates"]["exact_match"]
     card = "\n".join(hardness_card.out_of_fold_lines({"out_of_fold": out}))
-    assert "above its candidates' figure + 2: most frequent entity, " in card
+    assert ("most frequent entity, query only and passage only are above their candidates' "
+            "figures + 2 points") in card
     assert "too few to read (n=24)" in card and "(n=48)" in card
     assert "A sample of articles" not in card
     out["sample"] = {"cap": 20, "released_in_release": 40}

@@ -140,8 +140,9 @@ def out_of_fold_lines(h: dict) -> list:
         if not c.get("within_bar"):
             over.append(label(name))
     verdict = (f"every shortcut baseline is at or below its candidates' figure + {bar:g}"
-               if not over else "above its candidates' figure + "
-               f"{bar:g}: " + ", ".join(over))
+               if not over else f"{over[0]} is above its candidates' figure + {bar:g}"
+               if len(over) == 1 else f"{', '.join(over[:-1])} and {over[-1]} are above "
+               f"their candidates' figures + {bar:g}")
     small = (base.get("query_only", {}).get(OVERALL, {}).get("released") or {})
     beside = ""
     if small.get("n") and small.get("exact_match_ci95"):
