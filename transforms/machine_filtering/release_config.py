@@ -12,6 +12,10 @@ class ReleaseConfig:
         True, "release rule: reject a query whose answer (a mention text, title-stripped, a "
               "person's surname or given name) is written elsewhere in it",
         flag="reject_answer_in_query")
+    publisher_answer: bool = setting(
+        True, "release rule: reject a query answered by the article's own publisher ('The "
+              "documents provided to @placeholder' in a CNN story)",
+        flag="reject_publisher_answer")
     incomplete_answers: bool = setting(
         True, "release rule: reject a query a passage mention of whose answer may be missing "
               "from its answer set (name words a subset or superset of an answer's)",

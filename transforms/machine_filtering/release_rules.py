@@ -8,6 +8,9 @@ source sentence. Order, and why:
    a person's surname or given name) is written elsewhere in the query: the query gives
    its own answer away. First: the surest giveaway, and a query both rules reject is
    counted under the plainer reason.
+1b. `publisher_answer`: the answer is the article's own publisher ("The documents
+   provided to @placeholder" in a CNN story; `publisher.py`): its dateline, credits and
+   stock phrases give it away.
 2. `list_line`: the query is a list line, not a sentence ("@placeholder (2), Samoa (7),
    France, Italy, Georgia, Chinese Taipei."), or a fixture or results line ("France v
    Switzerland; @placeholder v Republic of Ireland."; `lexical.py`): an artefact.
@@ -77,7 +80,13 @@ from typing import NamedTuple, Optional
 from transforms.core.components import index_groups
 from transforms.core.hashing import stable_hash
 from transforms.core.rules import Rule, first_rejection
-from transforms.machine_filtering import coordination, lexical, metonymy, places
+from transforms.machine_filtering import (
+    coordination,
+    lexical,
+    metonymy,
+    places,
+    publisher,
+)
 from transforms.machine_filtering.answer_form import answer_form
 from transforms.machine_filtering.entity_types import (
     compatible_entities,
@@ -176,6 +185,8 @@ def _unless(enabled: bool, detail):
 
 RELEASE_RULES = (
     Rule("answer_in_query", "answer_in_query", lambda r, ctx, c: answer_not_in_query(r, c)),
+    Rule("publisher_answer", "publisher_answer",
+         lambda r, ctx, c: _unless(c.publisher_answer, publisher.publisher_answer(r))),
     Rule("list_line", "list_line", not_list_line),
     Rule("incomplete_answers", "incomplete_answers",
          lambda r, ctx, c: _unless(c.incomplete_answers, flags.left_out_detail(r))),
