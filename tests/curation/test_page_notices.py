@@ -26,6 +26,11 @@ NOTICE = "Media playback is not supported on this device"
     ("Sorry, this video is not available in your region. Police said.", "Police said."),
     ("He left. (Thanks to FOX Sports for bringing this to our attention.) Fans wept.",
      "He left. Fans wept."),
+    # an opinion page's disclaimer (a CNN commentary's last line, a syndicated piece's)
+    ("Join the conversation on Facebook. The opinions expressed in this commentary are "
+     "solely those of John Avlon.", "Join the conversation on Facebook."),
+    ("The views and opinions expressed in the article do not necessarily reflect those of "
+     "the agency. Talks resume today.", "Talks resume today."),
 ])
 def test_a_notice_opening_a_sentence_goes_and_the_glued_sentence_stays(text, expected):
     out, n = strip_page_notices(text)
@@ -36,6 +41,9 @@ def test_a_notice_opening_a_sentence_goes_and_the_glued_sentence_stays(text, exp
     'He said "media playback is not supported on this device" was a poor excuse.',
     "Fans complained that media playback is not supported on this device by the app.",
     "The firm said its browser does not support the video tag yet.",
+    # views in the news are no disclaimer (a BBC politics sentence, reshaped)
+    "The views expressed by both backbenchers and Labour peers were clear.",
+    "The views expressed in the survey are those of a minority.",
 ])
 def test_inside_a_sentence_or_a_quotation_nothing_is_touched(text):
     assert strip_page_notices(text) == (text, 0)

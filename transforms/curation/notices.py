@@ -9,7 +9,8 @@ closes with "Photograph: Name/Agency". A passage or query made from one reads as
 furniture.
 
 A notice is recognised by its form, a fixed phrase of the player, browser, script or
-credit kind, or the page's note on its own edits, where a sentence opens (the text's start or after an end mark): the phrase and an
+credit kind, the page's note on its own edits, or an opinion page's disclaimer ("The
+opinions expressed in this commentary are solely those of ..."), where a sentence opens (the text's start or after an end mark): the phrase and an
 end mark after it go, and a sentence glued to it stays. Inside a sentence or a quotation
 nothing is touched. Pure functions; no Beam.
 """
@@ -44,6 +45,13 @@ _PHRASES = (
     r"|Order Reprints ?\|[^\n]{0,80}$",
     # a photo credit in the Guardian's form closing a caption ("Photograph: Name/Agency")
     r"(?:Photograph|Illustration|Composite|Photo montage): [A-Z][^\n:]{0,80}?(?=\s*(?:\n|$))",
+    # an opinion page's disclaimer ("The opinions expressed in this commentary are solely
+    # those of John Avlon.", "The views expressed in the article do not necessarily
+    # reflect those of Sputnik."): the sentence goes
+    r"The (?:views|opinions)(?: and (?:views|opinions))? expressed (?:in|here)\b"
+    r"[^.!?\n]{0,80}? (?:(?:are|is) (?:solely|entirely|only)|(?:are|is) those of (?:the "
+    r"(?:author|writer|contributor)|[A-Z])|do(?:es)? not (?:necessarily )?reflect)"
+    r"[^.!?\n]{0,160}[.!]",
     # media withdrawn or fenced
     r"(?:Sorry, )?(?:this|the) (?:video|clip|media|content) is (?:not available|unavailable)"
     r"(?: (?:in your (?:country|region|location)|on this device|to play))?",
