@@ -47,6 +47,44 @@ def test_an_answer_named_only_beside_a_rival_is_rejected():
     assert check_row(r, ReleaseConfig(**{**ONLY.__dict__, "coordinated_rival": False})) is None
 
 
+#: appositive lists, two sentences of cnndm_test250 (a9df46183d..., b955f7a918..., quoted)
+AGES = ("Copeland, 31, and his wife, Katrine Saltare, 28, were talking in the street just "
+        "before 4am. His attempts to cover up his crime by transferring money using the "
+        "identity of two of his colleagues, Julie Jeffrey, 50, and James Cato, 35, led to "
+        "them being sacked.")
+AGE_ENTS = [("Copeland", "PERSON"), ("Katrine Saltare", "PERSON"), ("Julie Jeffrey", "PERSON"),
+            ("James Cato", "PERSON")]
+
+
+def test_a_list_holds_its_ages_and_relations():
+    r = row(AGES, "@placeholder said so.", "Copeland", AGE_ENTS)
+    lists = [[e["text"] for e in chain] for chain in entity_lists(r["passage"],
+                                                                  r["entities"])]
+    assert ["Copeland", "Katrine Saltare"] in lists
+    assert ["Julie Jeffrey", "James Cato"] in lists
+    tie = row(AGES, "@placeholder was later cleared.", "James Cato", AGE_ENTS)
+    assert "'julie jeffrey'" in coordinated_rival(tie)
+    # the query names the rival by one name word, or its surname's title gives her gender
+    assert coordinated_rival(row(AGES, "Julie said @placeholder was cleared.", "James Cato",
+                                 AGE_ENTS)) is None
+    titled = row(AGES + " Ms Saltare said nothing.", "Mr @placeholder said so.", "Copeland",
+                 AGE_ENTS + [("Saltare", "PERSON")])
+    assert coordinated_rival(titled) is None
+    untold = row(AGES + " Ms Saltare said nothing.", "@placeholder said so.", "Copeland",
+                 AGE_ENTS + [("Saltare", "PERSON")])
+    assert "'katrine saltare'" in coordinated_rival(untold)    # the query gives no gender
+
+
+@pytest.mark.parametrize("gap, joined", [
+    (", 48, and his friend", True), (", 31, and his wife,", True), (" and her husband", True),
+    (", 51,", False), (" and his friend said that", False), (", a friend of", False)])
+def test_appositive_gaps(gap, joined):
+    text = f"Richard McLuckie{gap} Stuart Walker spoke."
+    ents = [("Richard McLuckie", "PERSON"), ("Stuart Walker", "PERSON")]
+    r = row(text, "@placeholder said so.", "Richard McLuckie", ents)
+    assert bool(entity_lists(r["passage"], r["entities"])) is joined
+
+
 def test_no_rival_when_the_query_names_it_or_the_answer_stands_alone():
     named = row(TEXT, "Ties between @placeholder and the US were close.", "Britain", ENTS)
     assert coordinated_rival(named) is None           # the query names the US itself

@@ -47,4 +47,4 @@ def test_the_lone_entity_of_its_label_is_rejected_only_when_asked():
     on = ReleaseConfig(**{**ONLY.__dict__, "only_entity_of_label": True})
     rejected = check_row(r, on)
     assert rejected.reason == "only_entity_of_label" and "only ORG entity" in rejected.detail
-    assert ReleaseConfig().only_entity_of_label is False
+    assert ReleaseConfig().only_entity_of_label is True

@@ -6,15 +6,20 @@ the query means: both fit. Release rule `coordinated_rival` (issue 32, ambiguous
 
 - A list: passage entities of one label, each next to the one before it with only a comma,
   "and", "or", "&" or "as well as" between (`GAP`), at least one link not a bare comma
-  ("Munich, Germany" is a place and its country, not a list).
+  ("Munich, Germany" is a place and its country, not a list). A news list's appositives
+  are part of the gap (`APPOSITIVE_GAP`): an age ("Richard McLuckie, 48, and Stuart
+  Mackenzie-Walker, 51") and a relation the second is named by ("..., 48, and his friend
+  Stuart ...", "Copeland, 31, and his wife, Katrine Saltare").
 - The rival: another entity of the answer's label in the list with every answer mention,
   not an answer alias (the answer set holds the answer's cluster), sharing no word with
-  an answer, not written in the query (the query then names it: `coordinated_partner`'s
+  an answer, not written in the query, whole or by a name word ("Shauneen said
+  @placeholder was afraid": the query then tells them apart; `coordinated_partner`'s
   case, not this one).
 - The query may tell them apart by gender: a title or role noun before the placeholder
   ("Pratcher's father, @placeholder") or pronouns of one gender after it ("@placeholder
-  had to endure three days without her beloved other half"); a rival whose passage cue or given name is of the other gender
-  is then no rival (`gender.py`).
+  had to endure three days without her beloved other half"); a rival whose passage cue
+  (on its name or its surname alone: "Ms Boyle") or given name is of the other gender is
+  then no rival (`gender.py`).
 Pure functions; no Beam.
 """
 import re
@@ -28,9 +33,15 @@ from transforms.curation.gender import (
     gender_cue,
     mention_cue,
 )
+from transforms.quality.flags import FUNCTION_WORDS
 
 PLACEHOLDER = "@placeholder"
 GAP = re.compile(r"^(?:,|,? and|,? or|,? &|and|or|&|,? as well as)$")
+#: an age after the first name and/or a relation noun before the second: ", 48, and his
+#: friend", ", 31, and his wife,", ", 51, and" (a relation: a possessive and one or two
+#: lower-case words)
+APPOSITIVE_GAP = re.compile(
+    r"^(?:,\s*\d{1,3}\s*)?,?\s*(?:and|or|&)(?:\s+(?:his|her|their)(?:\s+[a-z-]+){1,2},?)?$")
 _JOINS = re.compile(r"\b(?:and|or)\b|&")
 _WORD = re.compile(r"[\w'’.-]+")
 _MALE_PRONOUNS = re.compile(r"\b(?:he|him|his|himself)\b", re.IGNORECASE)
@@ -41,6 +52,11 @@ def _key(text: str) -> str:
     return " ".join(text.lower().replace("’", "'").split())
 
 
+def _gap(text: str) -> bool:
+    """What lies between two list members: a plain join or one with an appositive."""
+    return bool(GAP.match(text) or (APPOSITIVE_GAP.match(text) and text != ","))
+
+
 def entity_lists(passage: str, entities: list) -> list:
     """The passage's lists of entities (see the module docstring), each a list of entity
     dicts in passage order."""
@@ -49,7 +65,7 @@ def entity_lists(passage: str, entities: list) -> list:
     lists, run = [], []
     for e in ents:
         if run and run[-1]["label"] == e.get("label") and run[-1]["end"] <= e["start"] \
-                and GAP.match(passage[run[-1]["end"]:e["start"]].strip()):
+                and _gap(passage[run[-1]["end"]:e["start"]].strip()):
             run.append(e)
             continue
         lists.append(run)
@@ -88,6 +104,21 @@ def _gender_of(passage: str, mentions: list) -> Optional[str]:
     return cues.pop() if len(cues) == 1 else None
 
 
+def _named_in(name: str, query: str) -> bool:
+    """The query names the rival: its whole name, or one of its capitalised name words
+    ("Shauneen said @placeholder was afraid" names Shauneen Boyle)."""
+    return name in query or any(
+        len(w) > 2 and w not in FUNCTION_WORDS and re.search(rf"\b{re.escape(w)}\b", query)
+        for w in _WORD.findall(name))
+
+
+def _mentions_of(name: str, entities) -> list:
+    """The passage mentions of a rival: its name, and its surname alone ("Ms Boyle" for
+    Shauneen Boyle), so a title anywhere gives its gender."""
+    last = (name.split() or [""])[-1]
+    return [e for e in entities if _key(e.get("text") or "") in (name, last)]
+
+
 def coordinated_rival(row: dict) -> Optional[str]:
     """Why another entity of the answer's label fits the query as well (the passage names
     the answer only in lists with it), or None."""
@@ -108,16 +139,13 @@ def coordinated_rival(row: dict) -> Optional[str]:
         rivals = {_key(e["text"]) for r in holding for e in r
                   if e.get("label") in labels and _key(e["text"]) not in names
                   and not words & set(_WORD.findall(_key(e["text"])))
-                  and _key(e["text"]) not in q}
+                  and not _named_in(_key(e["text"]), q)}
         shared = rivals if shared is None else shared & rivals
         if not shared:
             return None
     if gender is not None:
-        by_name = {}
-        for e in entities:
-            by_name.setdefault(_key(e.get("text") or ""), []).append(e)
         shared = {n for n in shared
-                  if _gender_of(passage, by_name.get(n, [])) in (None, gender)}
+                  if _gender_of(passage, _mentions_of(n, entities)) in (None, gender)}
     if not shared:
         return None
     rival = sorted(shared)[0]

@@ -53,8 +53,8 @@ source sentence. Order, and why:
    beside no other entity (`lexical.neighbour_word`): aligned by one word, not read.
 7c. `capital_rival`: the answer is a country and the passage also names its capital, or
    the reverse (`metonymy.py`): a capital names its government in the news, so both fit.
-7d. `only_entity_of_label` (opt-in): the answer is the only passage entity of its NER
-   label (`quality.flags`); it leaves the passage-only baseline above its candidates.
+7d. `only_entity_of_label`: the answer is the only passage entity of its NER
+   label (`quality.flags`): blind readers called four in five such items not good.
 7e. `place_rival`: the slot is locative ("protests throughout @placeholder") and the
    answer is a country or US state the passage also names a city or state in (India,
    Jaipur; `places.py`, GeoNames): both places fit.
