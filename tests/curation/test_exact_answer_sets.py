@@ -55,6 +55,12 @@ def test_a_place_is_not_the_place_or_country_its_name_ends_with():
     assert c[0] != c[1]
     c = clusters(("Western Australia", "GPE"), ("Australian", "NORP"))
     assert c[0] != c[1]
+    # a continent or country NER tagged a person is still a place: "Tisch Asia" (a campus,
+    # a CNN story of fresh11) is not "Asia"
+    c = clusters(("Tisch Asia", "ORG"), ("Asia", "PERSON"))
+    assert c[0] != c[1]
+    c = clusters(("Bank of America", "ORG"), ("America", "PERSON"))
+    assert c[0] != c[1]
     # what stays: a club after its abbreviation, a team's short form, an NER-glued person
     assert len(set(clusters(("AC Milan", "ORG"), ("Milan", "GPE")))) == 1
     assert len(set(clusters(("Pittsburgh Steelers", "ORG"), ("Steelers", "ORG")))) == 1

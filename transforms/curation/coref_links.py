@@ -22,10 +22,20 @@ from transforms.curation.variants import (
 )
 
 PLACE_LABELS = {"GPE", "LOC", "FAC"}   # one kind: small models mix them ("Gran Colombia" FAC)
+#: continents and world regions: a place whatever label a small model gives the word
+#: ("Asia" tagged PERSON beside "Tisch Asia", a university campus)
+REGION_NAMES = frozenset(
+    "africa antarctica asia australasia europe eurasia oceania scandinavia".split())
 
 
 def is_place(label) -> bool:
     return label in PLACE_LABELS
+
+
+def names_a_place(name: str, label) -> bool:
+    """A place by its label, or by its name: a country (`countries.py`) or a continent,
+    however NER tagged it."""
+    return is_place(label) or bool(country_of(name)) or name.lower() in REGION_NAMES
 
 
 def trailing_targets(name: str, distinct, top: dict, root=lambda n: n) -> set:
@@ -34,7 +44,8 @@ def trailing_targets(name: str, distinct, top: dict, root=lambda n: n) -> set:
     "Trainwreck Amy Schumer", an NER span, -> "Amy Schumer"), never a place nor to a
     place: "Central America" is not "America" (the US), "New York" not "York", "Gran
     Colombia" not "Colombia" (issue 32: no partial name across distinct entities, though
-    ReCoRD's gold joins the last), "Real Madrid" (ORG) not "Madrid" (GPE); a club's name
+    ReCoRD's gold joins the last), "Real Madrid" (ORG) not "Madrid" (GPE), "Tisch Asia"
+    not "Asia" whatever NER tagged it (`names_a_place`); a club's name
     after its abbreviation stays ("AC Milan" -> "Milan"); a person's lone surname is left
     to the name-part rule, a tail that ends two names links to neither, and a group
     never links to itself with a nationality before it ("British Muslim" / "Muslim":
@@ -51,7 +62,7 @@ def trailing_targets(name: str, distinct, top: dict, root=lambda n: n) -> set:
             continue      # "Airbus A380 Jet" is not "Jet"
         code = country_of(tail)
         key = "country:" + code if code and "country:" + code in known else tail
-        if key in known and ((not is_place(top.get(key)) and not is_place(top[name]))
+        if key in known and ((not names_a_place(tail, top.get(key)) and not is_place(top[name]))
                              or tail == club_tail(name)
                              or is_facility_tail(tail, top.get(key), top[name])):
             return {key}
