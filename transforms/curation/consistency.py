@@ -25,7 +25,10 @@ An NER model tags a name in one sentence and misses it in the next; ReCoRD's spa
   (person_labels.py).
 A common word tagged a thing or a place only where it opens a headline or a sentence
 ("Broadband set to ..." beside "TV over broadband") is no mention
-(`is_common_word_opening`).
+(`is_common_word_opening`); nor is a frequent English word of any label but a group's
+that the article never capitalises mid-sentence ("Criminal complaint: Cop used ..."),
+and such a word glued to the front of a person's full name is cut off it ("Adventurer
+Tomasz Furmanek"): common_words.py.
 Not propagated: a one-word string that also appears in lower case in the article (a common
 word capitalised at a sentence start: "Drew up plans" / "drew"; an acronym is no such word:
 "US" is tagged though "us" is written), month and day names.
@@ -36,6 +39,11 @@ import functools
 import re
 from typing import List, Sequence, Tuple
 
+from transforms.curation.common_words import (
+    common_word_names,
+    cut_descriptors,
+    mid_sentence_capitals,
+)
 from transforms.curation.compounds import (
     ends_in_number,
     split_glued_person,
@@ -108,6 +116,8 @@ def is_acronym(name: str) -> bool:
 def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple]]:
     """The mentions of each segment of one article after the rules above, sorted."""
     mention_lists = drop_compound_names(texts, mention_lists)
+    mid_capitals = mid_sentence_capitals(texts)
+    mention_lists = cut_descriptors(texts, mention_lists, mid_capitals)
     known = {t[s:e] for t, ms in zip(texts, mention_lists) for s, e, _ in ms}
     countries = {k for k in known if country_of(k)}
     tagged = collections.defaultdict(set)
@@ -145,6 +155,7 @@ def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple
     lower_words = {w for t in texts for w in re.findall(r"\b[a-z][a-z'’-]*\b", t)}
     common = {n for n, lab in labels.items() if is_common_word_opening(n, lab, texts,
                                                                        lower_words)}
+    common |= common_word_names(labels, mid_capitals, lower_words)
     split_lists = [[m for m in ms if t[m[0]:m[1]] not in common]
                    for t, ms in zip(texts, split_lists)]
     labels = {n: lab for n, lab in labels.items() if n not in common}
