@@ -354,13 +354,14 @@ def test_list_bullets_at_a_line_start_are_layout_not_text():
 
 # ---- the cleaning rule tables and their index (issue 30) ---------------------------------
 def test_every_cleaning_table_is_indexed_in_the_order_clean_applies_them():
-    from transforms.curation import highlights, wraps
+    from transforms.curation import highlights, sub_headings, wraps
     from transforms.curation.clean import ARTICLE_RULES, CLEANED_RULES, CLEANING_RULES
-    assert list(CLEANING_RULES) == ["article", "line", "piece", "bullet", "highlight",
-                                    "cleaned"]
+    assert list(CLEANING_RULES) == ["article", "line", "heading", "piece", "bullet",
+                                    "highlight", "cleaned"]
     assert CLEANING_RULES["article"] is ARTICLE_RULES and CLEANING_RULES["cleaned"] is \
         CLEANED_RULES and CLEANING_RULES["piece"] is PIECE_RULES
     assert CLEANING_RULES["line"] is wraps.WRAP_LINE_RULES
+    assert CLEANING_RULES["heading"] is sub_headings.HEADING_LINE_RULES
     assert CLEANING_RULES["bullet"] is highlights.BULLET_RULES
     for table in CLEANING_RULES.values():
         assert all(isinstance(r, Rule) for r in table)

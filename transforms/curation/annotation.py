@@ -118,7 +118,8 @@ def _draft_from_doc(doc, entity_labels, text=None) -> _Draft:
         first = next((i for i in range(sent.start, sent.end) if not space[i]), None)
         if first is not None and first not in inside_name:   # never "Mike | Tyson"
             spacy_starts.append(position[first])
-    starts = fix_starts(pairs, spacy_starts)
+    text = doc.text if text is None else text
+    starts = fix_starts(pairs, spacy_starts, line_starts(text, idx, words_of))
     sentences, sentence_chars = [], set()
     for k, s in enumerate(starts):
         e = starts[k + 1] if k + 1 < len(starts) else len(tokens)
@@ -129,7 +130,6 @@ def _draft_from_doc(doc, entity_labels, text=None) -> _Draft:
         sentence_chars.add(idx[s])
         if _is_opening(words_of[s:e]):
             sentence_chars.add(idx[s + 1])
-    text = doc.text if text is None else text
     mentions = []
     for ent in ents:
         if ent.label_ in ("CARDINAL", "MONEY") and ent.start_char not in sentence_chars:
@@ -144,6 +144,13 @@ def _draft_from_doc(doc, entity_labels, text=None) -> _Draft:
             mentions.append((s, e, lab))
     mentions = [Mention(s, e, text[s:e], lab) for s, e, lab in repair_spans(text, mentions)]
     return _Draft(text, len(tokens), sentences, mentions)
+
+
+def line_starts(text: str, idx, words) -> list:
+    """Indices of the tokens (character offsets `idx`, texts `words`) that open a line of
+    `text`: a line break between a token and the one before it."""
+    return [k for k in range(1, len(idx))
+            if "\n" in text[idx[k - 1] + len(words[k - 1]):idx[k]]]
 
 
 def _stage_name(doc, ent, text) -> list:

@@ -31,7 +31,11 @@ the middle nor two sentences merged:
   ..."; `glued_name_start`);
 - a Daily Mail numbered list with its line breaks lost ("... on him 7. Manny loves ...
   Cups. 8. Over the past ...") is cut at its numbers, each number a sentence of its own
-  (`list_numbers`).
+  (`list_numbers`);
+- a paragraph break always ends a sentence: a line break that survives cleaning (lines
+  the page wrapped are rejoined by wraps.py before annotation) is never inside one, so a
+  quote's closing mark then a new line ("... his blinds broken."\\nShe told the court
+  ...") ends it even where the splitter proposed no cut (`breaks`).
 
 Tokens are (text, space_after) pairs of non-space tokens; `fix_starts` returns the token
 indices that start sentences.
@@ -254,8 +258,10 @@ def glued_name_start(tokens: Sequence[Token], start: int, i: int) -> bool:
     return False
 
 
-def fix_starts(tokens: Sequence[Token], starts: Sequence[int]) -> List[int]:
-    """Sentence-start token indices after the rules above; `starts` are spaCy's."""
+def fix_starts(tokens: Sequence[Token], starts: Sequence[int],
+               breaks: Sequence[int] = ()) -> List[int]:
+    """Sentence-start token indices after the rules above; `starts` are spaCy's, `breaks`
+    the tokens that open a line (each starts a sentence, whatever the rules say)."""
     n = len(tokens)
     if n == 0:
         return []
@@ -283,7 +289,7 @@ def fix_starts(tokens: Sequence[Token], starts: Sequence[int]) -> List[int]:
         end = ordered[k + 1] if k + 1 < len(ordered) else n
         if s in numbers or _valid_start(tokens, s, end, s in proposed):
             kept.append(s)
-    kept = _split_glued_names(tokens, kept)
+    kept = _split_glued_names(tokens, sorted(set(kept) | {b for b in breaks if 0 < b < n}))
     # a sentence with no word (a stray quote or bracket) joins the one before it
     out = []
     for k, s in enumerate(kept):

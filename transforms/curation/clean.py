@@ -7,6 +7,7 @@ it judges, listed in `CLEANING_RULES` in the order `clean_article` applies them:
 |-----------------------------|-----------------------------------------|----------------|
 | `ARTICLE_RULES`             | the article as read                     | rejects it     |
 | `wraps.WRAP_LINE_RULES`     | a line of the loader's layout           | drops the line |
+| `sub_headings.HEADING_LINE_RULES` | a line of a cleaned paragraph     | drops the line |
 | `PIECE_RULES`               | a piece of a cleaned paragraph          | drops the piece|
 | `highlights.BULLET_RULES`   | an @highlight line as written           | drops the line |
 | `highlights.HIGHLIGHT_RULES`| a bullet once broken ones are joined    | drops it       |
@@ -25,7 +26,7 @@ from typing import NamedTuple, Optional, Union
 
 from transforms.core.config import setting
 from transforms.core.rules import Reject, Rule, first_rejection
-from transforms.curation import embeds, lead_captions, listings, wraps
+from transforms.curation import embeds, lead_captions, listings, sub_headings, wraps
 from transforms.curation import highlights as H
 from transforms.curation.captions import (  # noqa: F401
     CAPTION_LABEL,
@@ -273,8 +274,9 @@ CLEANED_RULES = (      # the article once cleaned: what a passage needs
 )
 #: every cleaning rule table, by what it judges, in the order clean_article applies them
 CLEANING_RULES = {"article": ARTICLE_RULES, "line": wraps.WRAP_LINE_RULES,
-                  "piece": PIECE_RULES, "bullet": H.BULLET_RULES,
-                  "highlight": H.HIGHLIGHT_RULES, "cleaned": CLEANED_RULES}
+                  "heading": sub_headings.HEADING_LINE_RULES, "piece": PIECE_RULES,
+                  "bullet": H.BULLET_RULES, "highlight": H.HIGHLIGHT_RULES,
+                  "cleaned": CLEANED_RULES}
 
 
 def clean_article(article: Article, config: CleanConfig = CleanConfig(),
@@ -313,7 +315,9 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig(),
             dropped.update(+collections.Counter(
                 position_note=count_photo_positions(undo_ptb_escapes(p)),
                 page_notice=strip_page_notices(p)[1]))
-        p = clean_paragraph(p)
+        p, headings = sub_headings.strip_sub_headings(clean_paragraph(p))
+        if dropped is not None:
+            dropped.update(why.reason for _, why in headings)
         if i == len(body) - 1:
             p = strip_trailing_credit(p)
         if not p.strip() and dropped is not None and body[i].strip():

@@ -5,9 +5,11 @@ transforms/core/rules.py convention: check(row, context, config)), then one quer
 source sentence. Order, and why:
 
 1. `answer_in_query`: an answer alias (a mention text of the answer set, title-stripped,
-   a person's surname or given name) is written elsewhere in the query: the query gives
-   its own answer away. First: the surest giveaway, and a query both rules reject is
-   counted under the plainer reason.
+   a person's surname or given name, the country in another form; `quality/aliases.py`),
+   or a short form of an ORG/FAC/GPE name ("City" of "Manchester City";
+   `short_forms.py`) is written elsewhere in the query: the query gives its own answer
+   away. First: the surest giveaway, and a query both rules reject is counted under the
+   plainer reason.
 1b. `publisher_answer`: the answer is the article's own publisher ("The documents
    provided to @placeholder" in a CNN story; `publisher.py`): its dateline, credits and
    stock phrases give it away.
@@ -100,6 +102,7 @@ from transforms.machine_filtering.lexical import Lemmas
 from transforms.machine_filtering.place_types import only_place_entity
 from transforms.machine_filtering.release_config import ReleaseConfig
 from transforms.machine_filtering.restatement import Restatement, restates
+from transforms.machine_filtering.short_forms import short_form_in_query
 from transforms.machine_filtering.slot_syntax import only_slot_entity
 from transforms.quality import flags, neighbours
 from transforms.quality.aliases import alias_in_query, clusters, plain
@@ -121,6 +124,8 @@ def answer_not_in_query(row: dict, config: ReleaseConfig):
     if not config.answer_in_query:
         return True
     hit = alias_in_query(row)
+    if hit is None and (short := short_form_in_query(row)):
+        hit = short, "short form"
     return True if hit is None else (False, f"{hit[1]} {hit[0]!r} is written in the query")
 
 
