@@ -176,6 +176,32 @@ def test_a_bracketed_short_form_is_the_name():
     assert len(set(clusters(("Samaraneftegaz", "PERSON"), ("Samara", "GPE")))) == 2
 
 
+def test_an_initialism_in_another_language_is_the_organisation():
+    """"the Popular Protection Units (YPG)" (a fresh11 BBC story: readers R and S found
+    "Popular Protection Units" left out of a YPG answer set); "Brazilian Institute for
+    Geography and Statistics (IBGE)" (bbc_news business, quoted)."""
+    from transforms.curation.aliases import is_bracketed_initialism
+    assert is_bracketed_initialism("Popular Protection Units", "ORG", "YPG")
+    assert is_bracketed_initialism("Brazilian Institute for Geography and Statistics", "ORG",
+                                   "IBGE")
+    assert not is_bracketed_initialism("Agence France", "ORG", "AP")        # a credit
+    assert not is_bracketed_initialism("Amy Frazier", "PERSON", "US")       # a player's country
+    assert not is_bracketed_initialism("Unilever", "ORG", "UL")             # one word
+    assert not is_bracketed_initialism("Popular Protection Units", "ORG", "Kurdish")
+    text = ("Kurdish fighters from the Popular Protection Units (YPG) cut off a supply "
+            "route. The YPG said it held the town.")
+    ms = [M(text, "Popular Protection Units", "ORG"), M(text, "YPG", "ORG"),
+          M(text, "YPG", "ORG", text.index("The YPG"))]
+    pairs = bracketed_aliases(text, ms)
+    assert pairs == [(("Popular Protection Units", "ORG"), ("YPG", "ORG"))]
+    c = clusters(("Popular Protection Units", "ORG"), ("YPG", "ORG"), ("YPG", "ORG"),
+                 same=pairs)
+    assert len(set(c)) == 1
+    # untagged in its bracket, tagged later: the pair is still found
+    untagged = bracketed_aliases(text, [ms[0], ms[2]])
+    assert (("Popular Protection Units", "ORG"), ("YPG", "ORG")) in untagged
+
+
 # --- party nicknames (a lexicon) ---------------------------------------------------------
 
 def test_a_partys_nickname_is_the_party():

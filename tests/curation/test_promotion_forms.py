@@ -45,6 +45,10 @@ FORM_LINES = {
     "link_label": ["Read more: The shocking rise of house prices",
                    "Related: Why the Fed raised rates"],
     "link_marker": ["READ MORE: Japan unveils Izumo, its largest warship"],
+    # a fresh11 Daily Mail highlight (round 13, readers R and S), and the same ends reworded
+    "closing_call": ["Vote no on fat cat pay: Find out more", "The full squad - click here"],
+    "partner_offer": ["The Mail has teamed up with the FairPensions campaign to offer a tool "
+                      "that allows you to send your views to your pension fund."],
 }
 # news that quotes an email, a tweet, a newsletter or a sign-up: none is a promotion
 NEWS = [
@@ -57,6 +61,8 @@ NEWS = [
     "Support for the measure fell to 40% in our poll.",
     "Mr Elgindy drove share prices lower by spreading negative publicity via his newsletter.",
     "'Follow us on Twitter,' the protesters chanted.",
+    "He said: Find out more about it later.",                            # no line end
+    "Apple has partnered with Nike to offer runners a new watch.",        # not the reader
 ]
 
 
@@ -141,7 +147,9 @@ def test_real_cnn_text_with_each_form_put_in_is_cleaned_and_counted_by_form(corp
     assert sum(by_form.values()) == counts["promotion"] + counts["highlight_promotion"]
     assert dropped >= 3 * len(articles), counts
     assert {"promotion_form." + f for f in FORM_LINES if f != "tip_request"} - set(by_form) \
-        <= {"promotion_form.link_label"}, by_form      # a "Read more:" line alone: boilerplate
+        <= {"promotion_form.link_label", "promotion_form.closing_call"}, by_form
+    # a "Read more:" line alone is boilerplate; a closing call glued inside a paragraph
+    # ends no line there and may be counted under another reason
 
 
 def test_form_reasons_name_the_form_of_a_promotion_only():
@@ -181,3 +189,18 @@ def test_bbc_s_local_line_glued_to_the_next_sentence_ends_at_its_place():
             "the prison said she had heard shouting.")
     assert [text[s:e] for s, e in find_promotions(text)] == [
         "Follow updates on this story and other news from Essex"]
+
+
+def test_a_promotion_broken_over_highlight_lines_goes_once_joined():
+    """A Daily Mail promotion cut into four @highlight lines (fresh11, reworded): each line
+    alone is none, the joined bullet is, and it is counted by its form."""
+    from transforms.curation.highlights import clean_highlights
+    lines = ["Investors back the move as shares jump 5 per cent",
+             "The Mail has teamed up with",
+             "the FairPensions campaign to offer a tool that allows you to send your views to",
+             "your pension fund or ISA provider. Vote no on fat cat pay: Find out", "more"]
+    assert [promotion_form(x) for x in lines[1:]] == [None] * 4
+    dropped = collections.Counter()
+    kept = clean_highlights(lines, dropped)
+    assert kept == ("Investors back the move as shares jump 5 per cent",)
+    assert dropped["highlight_promotion"] == 1 and dropped["promotion_form.partner_offer"] == 1

@@ -6,6 +6,11 @@ Pure functions; each rule is in `RULES` with its reason.
   whatever labels NER gave the two (`is_bracketed_short_form`: the short form is one
   word, the name's first letters or its initials; `bracketed_aliases` finds the pairs in
   a segment's text, the short form tagged there or not: `initialisms.defined_short_forms`);
+- an organisation's initialism in another language, defined in brackets right after its
+  name, is that organisation too: "the Popular Protection Units (YPG)", "Brazilian
+  Institute for Geography and Statistics (IBGE)" (`is_bracketed_initialism`: an ORG of two
+  or more words, the bracket one capitalised word of 2-6 letters, no news agency's
+  credit such as "(AP)");
 - a party's nickname is the party: "Tory", "Tories" = "Conservative(s)", "GOP" =
   "Republican(s)". This is a lexicon (`PARTY_NICKNAMES`), not a rule: nothing in the
   words links them, and the pairs are few, fixed and unambiguous in English news;
@@ -54,6 +59,23 @@ def is_bracketed_short_form(name: str, short: str) -> bool:
             or (is_initialism(short) and spells_initials(s, " ".join(_WORD.findall(low)))))
 
 
+#: credits and places written in brackets after a name: never its initialism
+_CREDITS = frozenset("ap afp pa upi cnn bbc ians pti dpa ani rtr ny nj dc uk us usa eu un".split())
+_CAPS = re.compile(r"[A-Z]{2,6}")
+
+
+def is_bracketed_initialism(name: str, label, short: str) -> bool:
+    """`short`, in brackets after an organisation's name, is its initialism in another
+    language: "Popular Protection Units (YPG)" (Kurdish initials). Only an ORG of two or
+    more words, a bracket of 2-6 capitals, and no agency credit or place code."""
+    return (label == "ORG" and len(_WORD.findall(name)) >= 2
+            and bool(_CAPS.fullmatch(short.strip())) and short.strip().lower() not in _CREDITS)
+
+
+def _short_form(name: str, label, short: str) -> bool:
+    return is_bracketed_short_form(name, short) or is_bracketed_initialism(name, label, short)
+
+
 def bracketed_aliases(text: str, mentions: Iterable) -> List[Tuple[tuple, tuple]]:
     """((name text, label), (short text, label)) for each mention written "NAME (SHORT)"
     in `text` with both tagged: `mentions` are objects with start, end, text, label."""
@@ -61,9 +83,9 @@ def bracketed_aliases(text: str, mentions: Iterable) -> List[Tuple[tuple, tuple]
     out = []
     for a, b in zip(ms, ms[1:]):
         if text[a.end:b.start] == " (" and text[b.end:b.end + 1] == ")" \
-                and is_bracketed_short_form(a.text, b.text):
+                and _short_form(a.text, a.label, b.text):
             out.append(((a.text, a.label), (b.text, b.label)))
-    return out + defined_short_forms(text, ms, is_bracketed_short_form) \
+    return out + defined_short_forms(text, ms, _short_form) \
         + renamed_aliases(text, ms)
 
 
@@ -98,6 +120,8 @@ def is_maker_prefix(alias: str, full: str, names: Iterable[str]) -> bool:
 RULES = (
     AliasRule("bracketed_short_form", "a short form defined in brackets after a name is "
               "that name"),
+    AliasRule("bracketed_initialism", "an organisation's initialism in another language, "
+              "in brackets after its name, is that organisation"),
     AliasRule("party_nickname", "a party's nickname is the party (a lexicon)"),
     AliasRule("maker_prefix", "a name made of two names of the article joins neither"),
     AliasRule("renamed", "a name and the name the text says it had or takes are one entity"),

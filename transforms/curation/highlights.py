@@ -3,7 +3,9 @@
 The editors' bullets are a passage's second part, so what is not a bullet of the story
 goes, each with its reason (clean.py counts them with the pieces it drops):
 - a promotion (promotions.py: "CLICK HERE for all the latest Chelsea news", "READ: ...")
-  is dropped (`highlight_promotion`, `BULLET_RULES`: each @highlight line as written);
+  is dropped (`highlight_promotion`, `BULLET_RULES`: each @highlight line as written, and
+  `HIGHLIGHT_RULES` again once broken lines are joined: "The Mail has teamed up with ." /
+  "the FairPensions campaign to offer a tool that allows you ...");
 - a bullet broken mid-sentence over several `@highlight` lines is joined again
   (`highlight_rejoined`): the next line opens with a lower-case word or a joining mark,
   the line ends where no sentence can (a joining word or mark, lower case: "the", "of",
@@ -126,6 +128,9 @@ BULLET_RULES = (
     Rule("not_promotion", "highlight_promotion", lambda h, ctx, c: not is_promotion(h)),
 )
 HIGHLIGHT_RULES = (
+    # a promotion broken over several lines is one only once they are joined ("The Mail has
+    # teamed up with ." / "the FairPensions campaign to offer a tool that allows you ...")
+    Rule("not_joined_promotion", "highlight_promotion", lambda h, ctx, c: not is_promotion(h)),
     Rule("min_highlight_words", "highlight_fragment",
          lambda h, ctx, c: not ctx.has_whole or _words(h) >= MIN_HIGHLIGHT_WORDS),
     Rule("not_cut_word", "highlight_cut_word", lambda h, ctx, c: cut_word(h, ctx.words) is None),
@@ -163,5 +168,5 @@ def clean_highlights(highlights: Sequence[str],
         if why is None:
             kept.append(h)
         else:
-            dropped[why.reason] += 1
+            dropped.update([why.reason, *form_reasons(h, why)])
     return tuple(kept)

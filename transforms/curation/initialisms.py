@@ -85,13 +85,13 @@ def adds_model_code(short: str, long: str) -> bool:
 def defined_short_forms(text: str, mentions: Iterable, is_short_form) -> List[Tuple[tuple, tuple]]:
     """((name text, label), (short text, label)) for each tagged name written "NAME
     (SHORT)" in `text` whose bracketed word the model left untagged there;
-    `is_short_form(name, short)` decides whether SHORT abbreviates NAME. The short form
+    `is_short_form(name, label, short)` decides whether SHORT abbreviates NAME. The short form
     gets the name's label (it only names the pair for coreference)."""
     starts = {m.start for m in mentions}
     out = []
     for m in mentions:
         hit = _BRACKETED.match(text, m.end)
-        if hit and hit.start(1) not in starts and is_short_form(m.text, hit.group(1)):
+        if hit and hit.start(1) not in starts and is_short_form(m.text, m.label, hit.group(1)):
             out.append(((m.text, m.label), (hit.group(1), m.label)))
     return out
 

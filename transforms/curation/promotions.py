@@ -97,6 +97,18 @@ _FOR_MORE = re.compile(r"(?i)^for (?:more|further) (?:information|details|news|s
                        r"click|follow|head to|check out|sign up|subscribe|download|read|"
                        r"watch|listen)\b")
 
+# a call to action closing a line after a colon or dash ("Vote no on fat cat pay: Find out
+# more", "... - click here")
+_CLOSING_CALL = re.compile(r"(?i)^[^\n]{0,160}?(?:[:|]|\s[–—-])\s*(?:find out more|click here|"
+                           r"read more|see more|watch now|vote now|listen now|learn more|"
+                           r"sign up now|see the full list)\W*$")
+# the page's partnership offered to its reader ("The Mail has teamed up with the
+# FairPensions campaign to offer a tool that allows you to send your views ...")
+_PARTNER_OFFER = re.compile(r"(?i)^[^.!?\n]{0,60}\b(?:has|have) (?:teamed up|partnered|joined "
+                            r"forces) with\b[^.!?\n]{0,120}\b(?:to offer|to bring|to give) "
+                            r"(?:you|readers|our readers|a tool|an? \w+ that (?:lets|allows) "
+                            r"you)\b")
+
 
 class Form(NamedTuple):
     """A form of promotion: its name (a funnel key), its pattern, read from a line's or
@@ -119,6 +131,10 @@ PROMOTION_FORMS = (
     Form("subscribe", _SUBSCRIBE, "the reader asked to subscribe: 'Subscribe to ...'"),
     Form("support_us", _SUPPORT, "the reader asked to pay: 'Support our journalism'"),
     Form("for_more", _FOR_MORE, "the reader sent elsewhere: 'For more on this, visit ...'"),
+    Form("closing_call", _CLOSING_CALL, "a call to action after a colon closing the line: "
+         "'...: Find out more'"),
+    Form("partner_offer", _PARTNER_OFFER, "the page's partnership offered to the reader: "
+         "'The Mail has teamed up with ... to offer a tool that allows you ...'"),
 )
 
 
@@ -138,7 +154,7 @@ def is_promotion(text: str) -> bool:
 def form_reasons(text: str, why) -> list:
     """The funnel key of the form of a promotion clean dropped (`why`: its Reject, rule
     `not_promotion`), `promotion_form.<name>`; none for another rule's Reject."""
-    if why is None or why.rule != "not_promotion":
+    if why is None or why.rule not in ("not_promotion", "not_joined_promotion"):
         return []
     return ["promotion_form." + (promotion_form(text) or "glued")]
 
