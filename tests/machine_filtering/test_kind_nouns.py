@@ -158,3 +158,39 @@ def test_a_person_with_a_town_s_name_is_no_town():
               QUAKE_ENTS + [("Tim Weston", "PERSON"), ("Weston", "PERSON")])
     assert "town" not in kind_nouns.entity_kinds(one)["tim weston"]
     assert "town" in kind_nouns.only_kind_entity(one)
+
+
+# --- parks, ships, spacecraft (fresh11 readers R and S, round 13; the passages reworded) --
+SHIP = ("The Russian-flagged MV Akademik Shokalskiy has not moved in a week since getting "
+        "stuck in thick ice off Antarctica. Alok Jha, a correspondent for The Guardian, said "
+        "the group was collegiate.")
+SHIP_ENTS = [("MV Akademik Shokalskiy", "PERSON"), ("Antarctica", "LOC"),
+             ("Alok Jha", "PERSON"), ("The Guardian", "ORG")]
+SWARM = ("The moving mass of metal has been inferred from measurements made by Europe's Swarm "
+         "satellites, explained Dr Chris Finlay from the National Space Institute.")
+SWARM_ENTS = [("Europe", "LOC"), ("Swarm", "PERSON"), ("Chris Finlay", "PERSON"),
+              ("National Space Institute", "ORG")]
+PARK = ("Ghana is rich in history, culture and natural beauty. Mole National Park is home to "
+        "more than 93 species of mammal, and Elmina Castle is the oldest slave castle in "
+        "Africa, Accra's guides say.")
+PARK_ENTS = [("Ghana", "GPE"), ("Mole National Park", "ORG"), ("Elmina Castle", "PERSON"),
+             ("Africa", "LOC"), ("Accra", "GPE")]
+
+
+@pytest.mark.parametrize("text, ents, query, answer, kind", [
+    (SHIP, SHIP_ENTS, "The 22 crew members of the @placeholder will stay aboard.",
+     "MV Akademik Shokalskiy", "vessel"),
+    (SWARM, SWARM_ENTS, "It speaks to the capabilities of the @placeholder constellation.",
+     "Swarm", "spacecraft"),
+    (PARK, PARK_ENTS, "Another great place to visit is Ghana's largest wildlife refuge, "
+     "@placeholder.", "Mole National Park", "park")])
+def test_the_only_park_ship_or_spacecraft(text, ents, query, answer, kind):
+    why = check_row(row(text, query, answer, ents), ReleaseConfig(only_entity_of_label=False))
+    assert why is not None and why.reason == "only_compatible_entity" and kind in why.detail
+    # a second one the passage calls so: both fit
+    rival = {"vessel": (" The icebreaker ship Xue Long turned back.", ("Xue Long", "ORG")),
+             "spacecraft": (" The Cluster probes saw it too.", ("Cluster", "ORG")),
+             "park": (" Kakum National Park is nearer the coast.", ("Kakum National Park", "ORG"))}
+    extra, ent = rival[kind]
+    two = row(text + extra, query, answer, ents + [ent])
+    assert kind_nouns.only_kind_entity(two) is None

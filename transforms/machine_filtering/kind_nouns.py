@@ -8,11 +8,12 @@ only disease, the only prison, the only town of the passage).
 - the kinds (`KINDS`, each with its nouns, its reason, the NER labels and GeoNames types
   that make an entity a possible one): towns, regions, waters, mountains, islands,
   diseases, laws, prisons, airports, stadiums, hospitals, festivals, awards, places of
-  worship, museums;
+  worship, museums, parks, ships (a ship prefix too: "MV", "HMS"), spacecraft;
 - the query's kind (`query_kind`, `QUERY_FORMS`): the kind noun right after the slot ("the
   @placeholder region"; lower case: "@placeholder City" is a name), "the town of
-  @placeholder", "@placeholder, a town in ...", or a disease's own verbs ("infected with
-  @placeholder", "cases of @placeholder");
+  @placeholder", "@placeholder, a town in ...", the noun right before it for parks, ships
+  and spacecraft ("Ghana's largest wildlife refuge, @placeholder"), or a disease's or a
+  ship's own verbs ("infected with @placeholder", "crew members of the @placeholder");
 - an entity's kinds (`entity_kinds`), from the passage itself: a mention followed by the
   kind noun ("the Amazon region", "Fresnes prison", "the Ebola virus"), after one and "of"
   ("the town of Bhaktapur"), in apposition ("Narva, a town on ..."), or a name ending in
@@ -93,7 +94,21 @@ KINDS = (
     _kind("worship", "church|cathedral|mosque|temple|chapel|abbey|synagogue", ("FAC",), (),
           False, "a place of worship"),
     _kind("museum", "museum|gallery", ("FAC",), (), False, "a museum or a gallery"),
+    _kind("park", "parks?|national park|wildlife refuge|refuges?|sanctuary|sanctuaries|"
+                  "game reserve|nature reserve", ("FAC",), (), False,
+          "a park or a wildlife refuge"),
+    _kind("vessel", "ships?|vessels?|boats?|yachts?|ferry|ferries|tankers?|liners?|"
+                    "submarines?|warships?|trawlers?|frigates?|destroyers?", (), (), False,
+          "a ship: the passage calls it one, or its name opens with a ship prefix ('MV')"),
+    _kind("spacecraft", "satellites?|spacecraft|probes?|rovers?|telescopes?|constellation|"
+                        "space station|lander|orbiter", (), (), False,
+          "a satellite, a probe or a telescope"),
 )
+# a ship's name prefix ("MV Akademik Shokalskiy", "HMS Queen Elizabeth", "USS Cole")
+_VESSEL_PREFIX = re.compile(r"^(?:MV|MS|MT|HMS|HMAS|HMCS|HMNZS|USS|USNS|RMS|SS|RV|FV|INS)\s+[A-Z]")
+# ... or the noun right before its name ("the icebreaker ship Xue Long")
+_VESSEL_BEFORE = re.compile(r"\b(?:%s)(?:e?s)? $" % next(k.nouns for k in KINDS if k.name == "vessel"),
+                            re.IGNORECASE)
 _BY_NAME = {k.name: k for k in KINDS}
 _P = re.escape(PLACEHOLDER)
 # what may follow an appositive kind noun ("Narva, a town on the border", "..., a town.")
@@ -118,6 +133,12 @@ QUERY_FORMS = (
     QueryForm("apposition", rf"{_P}, (?:a|an|the) (?:[\w-]+ ){{{{0,3}}}}(?:{{N}})"
                             rf"{_APPOSITION_END}", (),
               "'@placeholder, a town in ...': the slot's apposition names its kind"),
+    QueryForm("noun_before", rf"\b(?:{{N}}),? {_P}(?![\w'’-])", ("park", "vessel", "spacecraft"),
+              "the kind noun right before the slot: 'Ghana's largest wildlife refuge, "
+              "@placeholder', 'the ship @placeholder'"),
+    QueryForm("vessel_verb", rf"\b(?:aboard|on board|crew(?: members)? of|captain of|"
+                             rf"sinking of|sank the) (?:the )?{_P}(?![\w'’-])", ("vessel",),
+              "who sails on or sinks it: a ship ('crew members of the @placeholder')"),
     QueryForm("disease_verb", rf"\b(?:infected with|infection (?:by|with)|infections (?:by|"
                               rf"with)|cases of|outbreak of|epidemic of|vaccine against|"
                               rf"immune to|died of|died from) (?:the )?{_P}(?![\w'’-])",
@@ -130,7 +151,7 @@ def _compiled():
     for form in QUERY_FORMS:
         for kind in KINDS:
             if not form.kinds or kind.name in form.kinds:
-                nouns = "" if form.name == "disease_verb" else kind.nouns + r")(?:e?s)?(?:"
+                nouns = "" if "{N}" not in form.pattern else kind.nouns + r")(?:e?s)?(?:"
                 out.append((form, kind, re.compile(form.pattern.replace("{N}", nouns)
                                                    .replace("{{", "{").replace("}}", "}"))))
     return tuple(out)
@@ -177,6 +198,8 @@ def mention_kinds(passage: str, m: dict, known_place: bool) -> set:
         said = after_rx.search(after) or of_rx.search(before) or appos_rx.search(after)
         if said or (kind.name != "town" and name_rx.search(name)):
             out.add(kind.name)
+    if _VESSEL_PREFIX.match(name) or _VESSEL_BEFORE.search(before):
+        out.add("vessel")
     if known_place:
         out = {k for k in out if _BY_NAME[k].place}
     return out
