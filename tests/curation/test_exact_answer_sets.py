@@ -61,6 +61,14 @@ def test_a_place_is_not_the_place_or_country_its_name_ends_with():
     assert c[0] != c[1]
     c = clusters(("Bank of America", "ORG"), ("America", "PERSON"))
     assert c[0] != c[1]
+    # a club NER tagged a place is still called by its last word (fresh12, readers T and U:
+    # "City" answered without "Manchester City"); a city's "City" tagged a place is not
+    assert len(set(clusters(("Manchester City", "GPE"), ("City", "ORG")))) == 1
+    assert len(set(clusters(("Manchester City", "ORG"), ("City", "ORG")))) == 1
+    c = clusters(("Mexico City", "GPE"), ("City", "GPE"))
+    assert c[0] != c[1]
+    c = clusters(("Manchester City", "ORG"), ("Leicester City", "ORG"), ("City", "ORG"))
+    assert len(set(c)) == 3                     # two clubs end with it: neither
     # what stays: a club after its abbreviation, a team's short form, an NER-glued person
     assert len(set(clusters(("AC Milan", "ORG"), ("Milan", "GPE")))) == 1
     assert len(set(clusters(("Pittsburgh Steelers", "ORG"), ("Steelers", "ORG")))) == 1

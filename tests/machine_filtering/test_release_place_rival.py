@@ -67,10 +67,20 @@ def test_a_country_whose_city_the_passage_names_is_rejected():
     assert check_row(r, ReleaseConfig(**{**ONLY.__dict__, "place_rival": False})) is None
 
 
-def test_a_city_answer_a_modifier_slot_or_a_dateline_city_is_no_rival():
+def test_a_city_whose_country_the_passage_names_is_rejected_unless_the_slot_says_what_it_is():
+    """Round 13: blind readers called "a start-up in @placeholder" (Belfast, beside Northern
+    Ireland) and "the weather in @placeholder" (Mumbai, beside India) ambiguous."""
     city = row(ROVER, "Rover had hoped to build cars in @placeholder by the end of the year.",
                "Shanghai", ENTS)
-    assert place_rival(city) is None          # a city's query mostly says what it is
+    assert "'China', where 'Shanghai' lies" in place_rival(city)
+    said = row(ROVER, "Rover builds cars in @placeholder, the country's largest city.",
+               "Shanghai", ENTS)
+    assert place_rival(said) is None          # the apposition says what kind of place
+    assert contains(place_of("Northern Ireland"), place_of("Belfast"))
+    assert not contains(place_of("Wales"), place_of("Belfast"))
+
+
+def test_a_modifier_slot_or_a_dateline_city_is_no_rival():
     modifier = row(ROVER, "Rover talked to @placeholder regulators.", "China", ENTS)
     assert place_rival(modifier) is None
     filed = row("SHANGHAI, China (CNN) -- " + ROVER, "Rover built cars in @placeholder.",

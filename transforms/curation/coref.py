@@ -18,8 +18,9 @@ replace it: anything that maps a list of mentions to one cluster key per mention
   Virginia", "DfES"; never a person's: `initialisms.spells_initials`); a name plus a
   model code is another entity ("Navy MH-60R" is not "Navy": `initialisms.adds_model_code`);
 - an organisation's one-word short form links to its name ("United" -> "Manchester
-  United"; a first word only of a name of two words: "Hillsborough" is not "Hillsborough
-  Family Support Group", though such a name makes the word ambiguous: "Detroit" beside
+  United"; a club's last word tagged ORG, "City", to the club whatever label its whole
+  name got: "Manchester City" tagged GPE; a first word only of a name of two words:
+  "Hillsborough" is not "Hillsborough Family Support Group", though such a name makes the word ambiguous: "Detroit" beside
   "Detroit Tigers" and "Detroit Red Wings"), never a generic word ("University"), but an
   institution's head noun written alone with a capital links to the one name of the
   article it ends ("the Commission" -> "European Commission"); a name written with
@@ -73,6 +74,7 @@ from transforms.curation.name_match import (
     ORG_LABELS,
     PERSON_LABELS,
     is_acronym_of,
+    is_club_word_alias,
     is_name_part,
     is_short_form,
     is_typo_of,
@@ -243,7 +245,9 @@ class RuleBasedResolver:
                         and (is_short_form(alias, full) and not is_maker_prefix(alias, full, plain)
                              or is_institution_head(alias, full, written[name]))) or (
                         not group[name] and compatible(gender[name], gender[full])
-                        and is_abbreviated_name(alias, full)):
+                        and is_abbreviated_name(alias, full)) or (
+                        top[name] == "ORG" and not person[full]
+                        and is_club_word_alias(alias, full)):
                     targets.add(uf.find(full))
             if acronym[name] and not person[name]:      # "VW" -> "Volkswagen"
                 targets |= {uf.find(w) for w in plain if " " not in w and w != name

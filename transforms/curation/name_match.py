@@ -10,6 +10,7 @@ from rapidfuzz.distance import Levenshtein
 
 from transforms.curation.names import (
     CAPITALS_ONLY_TITLES,
+    CLUB_WORDS,
     GENERIC_ORG_WORDS,
     ORG_SUFFIXES,
     ROYAL_TITLES,
@@ -108,6 +109,14 @@ def is_short_form(alias: str, full: str) -> bool:
     ends = (parts[0], parts[-1]) if len(parts) == 2 else (parts[-1],)
     return (" " not in alias and len(parts) >= 2 and alias in ends
             and alias not in GENERIC_ORG_WORDS and len(alias) >= 3)
+
+
+def is_club_word_alias(alias: str, full: str) -> bool:
+    """'city' for 'manchester city', whatever label NER gave the club's name: a club's last
+    word (`names.CLUB_WORDS`, generic elsewhere) tagged an organisation alone is the club;
+    two clubs ending with it make it ambiguous (coref's rule for several targets)."""
+    parts = full.split()
+    return len(parts) >= 2 and parts[-1] == alias and alias in CLUB_WORDS
 
 
 def opens_longer_name(alias: str, full: str) -> bool:

