@@ -113,7 +113,9 @@ def test_short_forms_of_organisations():
     assert c[0] == c[1]                      # an institution's head noun, written alone
     c = clusters(("New York Times", "ORG"), ("Times", "ORG"), ("City", "ORG"),
                  ("Manchester City", "ORG"))
-    assert len(set(c)) == 4                  # other generic words stand for nothing
+    assert len(set(c)) == 3 and c[2] == c[3]  # other generic words stand for nothing; a
+    # club's last word alone is the club (round 13: fresh12 readers called "City" without
+    # "Manchester City" an incomplete answer set)
     c = clusters(("Kilmarnock FC", "ORG"), ("Kilmarnock", "ORG"))
     assert c[0] == c[1]
 
