@@ -72,10 +72,12 @@ class AnnotatedArticle:
 
 
 _PUNCT = set(string.punctuation) | {"“", "”", "‘", "’", "—", "–", "…", "''", "``"}
+_PUNCT_CHARS = "".join(sorted(c for c in _PUNCT if len(c) == 1))
 
 
 def is_word(token_text: str) -> bool:
-    return not all(ch in _PUNCT for ch in token_text)
+    """Not only punctuation (nor empty)."""
+    return bool(token_text.strip(_PUNCT_CHARS))
 
 
 def trim_mention(text: str, start: int, end: int, label: str, sentence_start: bool = False):
@@ -185,7 +187,7 @@ def finish_article(drafts) -> list:
         for m in mentions:                    # when one of its characters is covered
             covered[m.start:m.end] = b"\x01" * (m.end - m.start)
         sentences = tuple(
-            Sentence(s, e, n, words, tuple(1 in covered[ws:we] for ws, we in word_spans))
+            Sentence(s, e, n, words, tuple(covered.find(1, ws, we) >= 0 for ws, we in word_spans))
             for s, e, n, words, word_spans in d.sentences)
         out.append(Segment(d.text, d.n_tokens, sentences, tuple(mentions)))
     return out

@@ -35,10 +35,13 @@ class InitialismRule(NamedTuple):
     reason: str
 
 
+_POSSESSIVE_END = re.compile(r"['’]s?$")
+
+
 def is_initialism(text: str) -> bool:
     """'UVA', 'UVa', 'N.D.P.', "FAA's": 2-6 letters, the first a capital, capitals but for
     at most one lower-case letter, nothing else but dots and a possessive."""
-    core = re.sub(r"['’]s?$", "", text.strip()).replace(".", "")
+    core = _POSSESSIVE_END.sub("", text.strip()).replace(".", "")
     if not (MIN_LETTERS <= len(core) <= MAX_LETTERS and core.isalpha() and core[0].isupper()):
         return False
     lower = sum(c.islower() for c in core)

@@ -38,11 +38,15 @@ def _ascii_fold(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
+_FULL_STOP = re.compile(r"(?<=\w)\.(?=\w)|\.")
+_WORD_BREAK = re.compile(r"[\s-]+")
+
+
 def name_words(text: str) -> list:
     """A name's words: accents folded, possessives and full stops dropped, lower case."""
     text = _ascii_fold(text).strip().replace("’", "'").replace("‘", "'")
     text = _INNER_POSSESSIVE.sub("", _POSSESSIVE.sub("", text))
-    text = re.sub(r"(?<=\w)\.(?=\w)|\.", "", text)          # "U.S." -> "US", "St." -> "St"
+    text = _FULL_STOP.sub("", text)                        # "U.S." -> "US", "St." -> "St"
     text = _NON_WORD.sub(" ", text).lower()
     words = [w.strip("'") for w in text.replace("-", " - ").split()]
     return [w for w in words if w]
@@ -83,9 +87,10 @@ def normalise_name(text: str, label=None, suffixes: bool = True) -> str:
     return " ".join(words).replace(" - ", "-")
 
 
+@functools.lru_cache(maxsize=4096)    # asked for each pair of an article's names
 def initials(name: str) -> str:
     """'national basketball association' -> 'nba' (function words skipped)."""
-    words = [w for w in re.split(r"[\s-]+", name) if w and w not in _STOP_IN_ACRONYM]
+    words = [w for w in _WORD_BREAK.split(name) if w and w not in _STOP_IN_ACRONYM]
     return "".join(w[0] for w in words) if len(words) >= 2 else ""
 
 
