@@ -33,6 +33,7 @@ Pure functions; no Beam, no model.
 import re
 from typing import Dict, Sequence
 
+from transforms.core.word_find import is_word_char
 from transforms.curation.countries import country_of, is_demonym, is_known_place
 from transforms.curation.gender import is_given_name
 from transforms.curation.name_match import normalise_name
@@ -133,15 +134,11 @@ def _before_pattern(name: str):
     return re.compile(r"(?:(\S+)\s+)?(?<![\w'’-])" + re.escape(name) + r"(?![\w-])")
 
 
-def _is_word_char(c: str) -> bool:
-    return c.isalnum() or c == "_"            # the regular expression's \w
-
-
 def _ends_alone(name: str, text: str, at: int) -> bool:
     """`name` written at `at`, no word character nor hyphen right after it."""
     end = at + len(name)
     return text.startswith(name, at) and (end == len(text) or not (
-        _is_word_char(text[end]) or text[end] == "-"))
+        is_word_char(text[end]) or text[end] == "-"))
 
 
 def _match_before(name: str, text: str, p: int):
@@ -156,7 +153,7 @@ def _match_before(name: str, text: str, p: int):
         if f > e and _ends_alone(name, text, f):
             return f + len(name), text[p:e]
     if _ends_alone(name, text, p) and (p == 0 or not (
-            _is_word_char(text[p - 1]) or text[p - 1] in "'’-")):
+            is_word_char(text[p - 1]) or text[p - 1] in "'’-")):
         return p + len(name), ""
     return None
 

@@ -16,6 +16,7 @@ from transforms.core.config import setting
 from transforms.core.constants import HIGHLIGHT_SEP
 from transforms.core.hashing import short_digest
 from transforms.core.rules import Reject, Rule, first_rejection
+from transforms.core.word_find import written_as_whole_words  # noqa: F401 (tests)
 from transforms.curation.aliases import bracketed_aliases
 from transforms.curation.annotation import AnnotatedArticle
 from transforms.curation.coref import (
@@ -133,25 +134,6 @@ def place_tail_in_text(name: str, label: str, text: str) -> bool:
     return label in PLACE_LABELS and any(
         words[k][:1].isupper() and name_in_text(" ".join(words[k:]), text)
         for k in range(1, len(words)))
-
-
-def _is_word_char(ch: str) -> bool:
-    """What re's \\w matches in a str pattern: alphanumerics and the underscore."""
-    return ch.isalnum() or ch == "_"
-
-
-def written_as_whole_words(name: str, text: str) -> bool:
-    """`name` occurs in `text` with no word character on either side: the regex
-    (?<!\\w)NAME(?!\\w), found with str.find (no pattern compiled per name; a corpus has
-    thousands of distinct names, past re's cache of 512)."""
-    i = text.find(name)
-    while i >= 0:
-        end = i + len(name)
-        if (i == 0 or not _is_word_char(text[i - 1])) and (
-                end == len(text) or not _is_word_char(text[end])):
-            return True
-        i = text.find(name, i + 1)
-    return False
 
 
 def _overlap_test(spans):
