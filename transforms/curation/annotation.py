@@ -126,8 +126,8 @@ def _draft_from_doc(doc, entity_labels, text=None) -> _Draft:
         e = starts[k + 1] if k + 1 < len(starts) else len(tokens)
         words = [j for j in range(s, e) if is_word(words_of[j])]
         sentences.append((idx[s], idx[e - 1] + len(words_of[e - 1]), e - s,
-                          tuple(tokens[j].lower_ for j in words),
-                          tuple((idx[j], idx[j] + len(words_of[j])) for j in words)))
+                          tuple([tokens[j].lower_ for j in words]),
+                          tuple([(idx[j], idx[j] + len(words_of[j])) for j in words])))
         sentence_chars.add(idx[s])
         if _is_opening(words_of[s:e]):
             sentence_chars.add(idx[s + 1])
@@ -187,7 +187,8 @@ def finish_article(drafts) -> list:
         for m in mentions:                    # when one of its characters is covered
             covered[m.start:m.end] = b"\x01" * (m.end - m.start)
         sentences = tuple(
-            Sentence(s, e, n, words, tuple(covered.find(1, ws, we) >= 0 for ws, we in word_spans))
+            Sentence(s, e, n, words, tuple([covered.find(1, ws, we) >= 0
+                                            for ws, we in word_spans]))
             for s, e, n, words, word_spans in d.sentences)
         out.append(Segment(d.text, d.n_tokens, sentences, tuple(mentions)))
     return out

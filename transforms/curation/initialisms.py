@@ -20,6 +20,7 @@ exactly the entity. Pure functions; each rule is in `RULES` with its reason.
   name ("Schalke 04" is Schalke), and a year is an edition of the same thing ("the 2020
   Sentra" is the Sentra, "2014 World Cup" the World Cup).
 """
+import functools
 import re
 from typing import Iterable, List, NamedTuple, Tuple
 
@@ -81,8 +82,14 @@ def is_model_code(word: str) -> bool:
 def adds_model_code(short: str, long: str) -> bool:
     """`long` (normalised) is `short`'s words plus words of which one is a model code:
     'navy mh-60r' adds 'mh-60r' to 'navy'."""
-    extra = set(long.split()) - set(short.split())
-    return any(is_model_code(w) for w in extra)
+    codes = _model_codes(long)
+    return bool(codes) and bool(codes - set(short.split()))
+
+
+@functools.lru_cache(maxsize=4096)    # coreference asks for each pair of an article's names
+def _model_codes(name: str) -> frozenset:
+    """The words of `name` that are model codes."""
+    return frozenset(w for w in name.split() if is_model_code(w))
 
 
 def defined_short_forms(text: str, mentions: Iterable, is_short_form) -> List[Tuple[tuple, tuple]]:
