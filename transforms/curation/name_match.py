@@ -44,12 +44,17 @@ _WORD_BREAK = re.compile(r"[\s-]+")
 
 def name_words(text: str) -> list:
     """A name's words: accents folded, possessives and full stops dropped, lower case."""
+    return list(_name_words(text))
+
+
+@functools.lru_cache(maxsize=4096)    # coreference asks for each mention of the same name
+def _name_words(text: str) -> tuple:
     text = _ascii_fold(text).strip().replace("’", "'").replace("‘", "'")
     text = _INNER_POSSESSIVE.sub("", _POSSESSIVE.sub("", text))
     text = _FULL_STOP.sub("", text)                        # "U.S." -> "US", "St." -> "St"
     text = _NON_WORD.sub(" ", text).lower()
     words = [w.strip("'") for w in text.replace("-", " - ").split()]
-    return [w for w in words if w]
+    return tuple(w for w in words if w)
 
 
 def _is_title(word: str, label, capitals=frozenset()) -> bool:
@@ -96,6 +101,11 @@ def initials(name: str) -> str:
 
 def is_acronym_of(short: str, long: str) -> bool:
     return " " not in short and len(short) >= 2 and initials(long) == short
+
+
+def acronym_of_any(short: str, longs) -> bool:
+    """`is_acronym_of(short, long)` for one of `longs` (the test on `short` made once)."""
+    return " " not in short and len(short) >= 2 and any(initials(n) == short for n in longs)
 
 
 def is_name_part(alias: str, full: str) -> bool:
