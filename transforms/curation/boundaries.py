@@ -308,8 +308,8 @@ def _split_glued_names(tokens: Sequence[Token], starts: List[int]) -> List[int]:
         end = starts[k + 1] if k + 1 < len(starts) else len(tokens)
         out.append(s)
         current = s
-        for i in range(s + 1, end):
-            if glued_name_start(tokens, current, i):
+        for i in range(s + 1, end):      # a name opens with a capital (`glued_name_start`)
+            if tokens[i][0][:1].isupper() and glued_name_start(tokens, current, i):
                 out.append(i)
                 current = i
     return out

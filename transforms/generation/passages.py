@@ -107,6 +107,7 @@ class Passage:
 
 _WORD = re.compile(r"\w+(?:[-'’.]\w+)*")
 _TOKEN = re.compile(r"\w+(?:[-'’.]\w+)*|[^\w\s]")
+_ALNUM = re.compile(r"[^\W_]")      # a character str.isalnum() holds for (\w but "_")
 _POSSESSIVE_END = re.compile(r"(?:'s|’s|'|’)$")
 
 
@@ -149,7 +150,7 @@ def _overlap_test(spans):
     covered = bytearray(max((e for _, e in spans), default=0))
     for s, e in spans:
         covered[s:e] = b"\x01" * (e - s)
-    return lambda a, b: 1 in covered[a:b] if a < b else scan(a, b)
+    return lambda a, b: covered.find(1, a, b) >= 0 if a < b else scan(a, b)
 
 
 def cased_words(text: str, spans=()) -> list:
@@ -163,8 +164,7 @@ def written_tokens(text: str, spans=()) -> list:
     """(token, barred) for the tokens of `text` as written: words and punctuation marks;
     a mark, or a word inside an entity mention (`spans`), is barred from n-grams."""
     overlaps = _overlap_test(spans)
-    return [(m.group(), not any(ch.isalnum() for ch in m.group())
-             or overlaps(m.start(), m.end()))
+    return [(m.group(), _ALNUM.search(m.group()) is None or overlaps(m.start(), m.end()))
             for m in _TOKEN.finditer(text)]
 
 
