@@ -72,10 +72,12 @@ class AnnotatedArticle:
 
 
 _PUNCT = set(string.punctuation) | {"“", "”", "‘", "’", "—", "–", "…", "''", "``"}
+_PUNCT_CHARS = "".join(sorted(c for c in _PUNCT if len(c) == 1))
 
 
 def is_word(token_text: str) -> bool:
-    return not all(ch in _PUNCT for ch in token_text)
+    """Not only punctuation (nor empty)."""
+    return bool(token_text.strip(_PUNCT_CHARS))
 
 
 def trim_mention(text: str, start: int, end: int, label: str, sentence_start: bool = False):
@@ -125,8 +127,8 @@ def _draft_from_doc(doc, entity_labels, text=None) -> _Draft:
         e = starts[k + 1] if k + 1 < len(starts) else len(tokens)
         words = [j for j in range(s, e) if is_word(words_of[j])]
         sentences.append((idx[s], idx[e - 1] + len(words_of[e - 1]), e - s,
-                          tuple(tokens[j].lower_ for j in words),
-                          tuple((idx[j], idx[j] + len(words_of[j])) for j in words)))
+                          tuple([tokens[j].lower_ for j in words]),
+                          tuple([(idx[j], idx[j] + len(words_of[j])) for j in words])))
         sentence_chars.add(idx[s])
         if _is_opening(words_of[s:e]):
             sentence_chars.add(idx[s + 1])
@@ -192,7 +194,8 @@ def finish_article(drafts) -> list:
         for m in mentions:                    # when one of its characters is covered
             covered[m.start:m.end] = b"\x01" * (m.end - m.start)
         sentences = tuple(
-            Sentence(s, e, n, words, tuple(1 in covered[ws:we] for ws, we in word_spans))
+            Sentence(s, e, n, words, tuple([covered.find(1, ws, we) >= 0
+                                            for ws, we in word_spans]))
             for s, e, n, words, word_spans in d.sentences)
         out.append(Segment(d.text, d.n_tokens, sentences, tuple(mentions)))
     return out

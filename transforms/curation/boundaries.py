@@ -258,6 +258,11 @@ def glued_name_start(tokens: Sequence[Token], start: int, i: int) -> bool:
     return False
 
 
+# The tokens `fix_starts` may open a sentence at besides a list's numbers: an opening
+# quote (`_is_opening_quote`, `_glued_quote`) or a sentence opener (`_glued_start`).
+_MAY_OPEN = QUOTES | OPENERS_ONLY | SENTENCE_OPENERS
+
+
 def fix_starts(tokens: Sequence[Token], starts: Sequence[int],
                breaks: Sequence[int] = ()) -> List[int]:
     """Sentence-start token indices after the rules above; `starts` are spaCy's, `breaks`
@@ -277,6 +282,8 @@ def fix_starts(tokens: Sequence[Token], starts: Sequence[int],
     proposed = set(candidates)
     numbers = list_numbers(tokens)
     for i in range(1, n):
+        if tokens[i][0] not in _MAY_OPEN and i not in numbers and i - 2 not in numbers:
+            continue          # none of the tests below can hold (see `_MAY_OPEN`)
         if _is_opening_quote(tokens, i) and _ends_sentence(tokens, i - 1) \
                 and i + 1 < n and tokens[i + 1][0][:1].isupper():
             candidates.add(i)
@@ -307,8 +314,8 @@ def _split_glued_names(tokens: Sequence[Token], starts: List[int]) -> List[int]:
         end = starts[k + 1] if k + 1 < len(starts) else len(tokens)
         out.append(s)
         current = s
-        for i in range(s + 1, end):
-            if glued_name_start(tokens, current, i):
+        for i in range(s + 1, end):      # a name opens with a capital (`glued_name_start`)
+            if tokens[i][0][:1].isupper() and glued_name_start(tokens, current, i):
                 out.append(i)
                 current = i
     return out

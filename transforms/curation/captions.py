@@ -254,6 +254,8 @@ def split_captions(text: str, cut_out: Optional[list] = None,
 _SENTENCE = re.compile(r"[^.!?]+?[.!?]['\"’”)]*(?=\s|$)")
 MIN_REPEATED_WORDS = 8
 MAX_LEAD_WORDS = 60
+_NON_SPACE = re.compile(r"\S+")
+_END_MARK = re.compile(r"[.!?]['\"’”)]*$")
 
 
 def strip_repeated_sentences(paragraphs) -> tuple:
@@ -269,14 +271,15 @@ def strip_repeated_sentences(paragraphs) -> tuple:
             if len(core.split()) >= MIN_REPEATED_WORDS:
                 first.setdefault(core, (i, m.end()))
     if paragraphs:             # a lead with no full stop, glued to the sentence after it
-        words = list(re.finditer(r"\S+", paragraphs[0]))[:MAX_LEAD_WORDS]
+        words = list(_NON_SPACE.finditer(paragraphs[0]))[:MAX_LEAD_WORDS]
         for k in range(len(words), MIN_REPEATED_WORDS - 1, -1):
             core = paragraphs[0][:words[k - 1].end()]
-            if not re.search(r"[.!?]['\"’”)]*$", core):
+            if not _END_MARK.search(core):
                 first.setdefault(core, (0, len(core)))
     out, n = [], 0
+    longest_first = sorted(first.items(), key=lambda kv: -len(kv[0]))
     for i, p in enumerate(paragraphs):
-        for core, (j, end) in sorted(first.items(), key=lambda kv: -len(kv[0])):
+        for core, (j, end) in longest_first:
             start = end if j == i else 0
             while j <= i:
                 k = p.find(core, start)

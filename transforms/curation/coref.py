@@ -73,7 +73,7 @@ from transforms.curation.name_match import (
     MIN_SURNAME_FOR_TYPO,
     ORG_LABELS,
     PERSON_LABELS,
-    is_acronym_of,
+    acronym_of_any,
     is_club_word_alias,
     is_name_part,
     is_short_form,
@@ -233,7 +233,7 @@ class RuleBasedResolver:
                 if org[name] and org[full] and not person[full] and not acronym[name] \
                         and opens_longer_name(alias, full):
                     rivals.add(uf.find(full))     # "Detroit" / "Detroit Red Wings"
-                if any(is_acronym_of(alias, f) for f in unsuffixed[full] | {full}) or (
+                if acronym_of_any(alias, unsuffixed[full] | {full}) or (
                         person[full] and not group[name]
                         and (is_name_part(alias, full) or alias in given_name_parts(full))
                         and (not place_as_given_name(alias, full, labels[name])

@@ -177,11 +177,15 @@ TABLE = {
 }
 
 
+_NOT_KEY = re.compile(r"[^\w' -]")
+
+
+@functools.lru_cache(maxsize=8192)    # asked again for each mention of the same name
 def _key(text: str) -> str:
     text = "".join(c for c in unicodedata.normalize("NFKD", text)
                    if not unicodedata.combining(c))
     text = text.replace("’", "'").replace(".", "").lower()
-    return " ".join(re.sub(r"[^\w' -]", " ", text).split())
+    return " ".join(_NOT_KEY.sub(" ", text).split())
 
 
 def _plurals(demonym: str) -> tuple:

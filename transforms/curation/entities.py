@@ -53,8 +53,13 @@ _CAP = re.compile(r"[A-Z]")
 _TITLE_GLUE = frozenset({"of", "state", "vice", "prime", "deputy", "former", "acting", "then"})
 
 
+_NON_SPACE = re.compile(r"\S+")
+_PARTICLE_HYPHEN = re.compile(r"^(?:%s)-" % "|".join(sorted(PARTICLES)))
+_PREFIX_HYPHEN = re.compile(r"([A-Za-z]+)-(?=[A-Z])")
+
+
 def _words(text: str, start: int, end: int) -> List[Tuple[int, int]]:
-    return [(m.start() + start, m.end() + start) for m in re.finditer(r"\S+", text[start:end])]
+    return [(m.start() + start, m.end() + start) for m in _NON_SPACE.finditer(text[start:end])]
 
 
 def _strip_chars(text: str, start: int, end: int) -> Tuple[int, int]:
@@ -169,14 +174,13 @@ def _strip_leading(text: str, start: int, end: int, at_sentence_start: bool) -> 
         if lw in ("the", "a", "an") and (w[0].islower() or at_sentence_start or (
                 lw == "the" and country_of(text[words[1][0]:end]))):
             start = words[1][0]       # "(The United States should)": the country
-        elif w.islower() and lw not in PARTICLES and not re.match(
-                r"^(?:%s)-" % "|".join(sorted(PARTICLES)), lw):
+        elif w.islower() and lw not in PARTICLES and not _PARTICLE_HYPHEN.match(lw):
             start = words[1][0]
         else:
             break
         at_sentence_start = False
     # a lower-case prefix glued by a hyphen: "anti-Obama", "ex-Mirror", "Then-U.S."
-    m = re.match(r"([A-Za-z]+)-(?=[A-Z])", text[start:end])
+    m = _PREFIX_HYPHEN.match(text[start:end])
     if m and m.group(1).lower() in HYPHEN_PREFIXES:
         start += m.end()
     return start

@@ -69,8 +69,11 @@ _ABBREVIATION = re.compile(r"^(?:[A-Z]\.)+$|^(?:Mr|Mrs|Ms|Dr|St|No|Sen|Rep|Gov|G
                            r"Nov|Dec)\.$")
 
 
+_SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*$")
+
+
 def _sentence_end(word: str) -> bool:
-    return bool(re.search(r"[.!?][\"'”’)\]]*$", word)) and not _ABBREVIATION.match(word)
+    return bool(_SENTENCE_END.search(word)) and not _ABBREVIATION.match(word)
 
 
 def _capitalised(word: str) -> bool:

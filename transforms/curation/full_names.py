@@ -33,6 +33,7 @@ Pure functions; no Beam, no model.
 import re
 from typing import Dict, Sequence
 
+from transforms.core.word_find import is_word_char
 from transforms.curation.countries import country_of, is_demonym, is_known_place
 from transforms.curation.gender import is_given_name
 from transforms.curation.name_match import normalise_name
@@ -122,10 +123,75 @@ def after_the_only(name: str, texts: Sequence[str]) -> bool:
     """Every time the texts write `name` alone (not inside a longer capitalised name),
     "the" comes right before it ("the Moon", "the Globes"): a thing's name, not a
     person's."""
-    pattern = re.compile(r"(?:(\S+)\s+)?(?<![\w'’-])" + re.escape(name) + r"(?![\w-])")
-    before = [m.group(1) or "" for t in texts for m in pattern.finditer(t)]
+    before = [w for t in texts for w in words_before(name, t)]
     alone = [w for w in before if w in ("the", "The") or not w[:1].isupper()]
     return bool(alone) and all(w in ("the", "The") for w in alone)
+
+
+def _before_pattern(name: str):
+    """The rule's statement (and the test oracle of `words_before`): `name` not inside a
+    word, with the word before it, if any."""
+    return re.compile(r"(?:(\S+)\s+)?(?<![\w'’-])" + re.escape(name) + r"(?![\w-])")
+
+
+def _ends_alone(name: str, text: str, at: int) -> bool:
+    """`name` written at `at`, no word character nor hyphen right after it."""
+    end = at + len(name)
+    return text.startswith(name, at) and (end == len(text) or not (
+        is_word_char(text[end]) or text[end] == "-"))
+
+
+def _match_before(name: str, text: str, p: int):
+    """`_before_pattern(name).match(text, p)` as (end, word before or ""), else None."""
+    if not text[p].isspace():
+        e = p
+        while e < len(text) and not text[e].isspace():
+            e += 1
+        f = e
+        while f < len(text) and text[f].isspace():
+            f += 1
+        if f > e and _ends_alone(name, text, f):
+            return f + len(name), text[p:e]
+    if _ends_alone(name, text, p) and (p == 0 or not (
+            is_word_char(text[p - 1]) or text[p - 1] in "'’-")):
+        return p + len(name), ""
+    return None
+
+
+def _first_start(text: str, at: int) -> int:
+    """The first place a match holding the name written at `at` can start: the word
+    before the spaces before it."""
+    i = at
+    while i > 0 and text[i - 1].isspace():
+        i -= 1
+    while i > 0 and not text[i - 1].isspace():
+        i -= 1
+    return i
+
+
+def words_before(name: str, text: str) -> list:
+    """The word before each match of `_before_pattern(name)` in `text`, left to right
+    ("" where none), as `finditer` gives them, without compiling a pattern per name:
+    each match holds a place `str.find` finds the name, and starts no earlier than the
+    word before it, so only those few starts are tried."""
+    if not name or name[0].isspace():
+        return [m.group(1) or "" for m in _before_pattern(name).finditer(text)]
+    out, pos, tried = [], 0, 0
+    at = text.find(name)
+    while at >= 0:
+        found = None
+        for p in range(max(pos, tried, _first_start(text, at)), at + 1):
+            found = _match_before(name, text, p)
+            if found:
+                break
+        if found:
+            pos = tried = found[0]
+            out.append(found[1])
+            at = text.find(name, pos)
+        else:
+            tried = at + 1
+            at = text.find(name, at + 1)
+    return out
 
 
 def person_full_names(labels: Dict[str, str], texts: Sequence[str] = ()) -> set:

@@ -98,13 +98,22 @@ def word_gender(word: str) -> Optional[str]:
     return None
 
 
+def _word_before_end(head: str):
+    """`_BEFORE.search(head)`, tried only from the last word before the trailing spaces:
+    a match holds no space before them, so it cannot start earlier."""
+    j = len(head.rstrip())
+    while j > 0 and not head[j - 1].isspace():
+        j -= 1
+    return _BEFORE.search(head, j)
+
+
 def gender_cue(text: str, start: int, max_words: int = 3) -> Optional[str]:
     """The gender the words right before a mention at `start` give it: "Mrs Phillips",
     "his wife, June Phillips", "her late husband Ronald" (up to `max_words` back, past
     possessives and adjectives such as "his", "late", "former")."""
     head = text[max(0, start - 80):start]
     for _ in range(max_words):
-        m = _BEFORE.search(head)
+        m = _word_before_end(head)
         if not m:
             return None
         g = word_gender(m.group(1))

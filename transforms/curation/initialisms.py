@@ -20,6 +20,7 @@ exactly the entity. Pure functions; each rule is in `RULES` with its reason.
   name ("Schalke 04" is Schalke), and a year is an edition of the same thing ("the 2020
   Sentra" is the Sentra, "2014 World Cup" the World Cup).
 """
+import functools
 import re
 from typing import Iterable, List, NamedTuple, Tuple
 
@@ -35,10 +36,13 @@ class InitialismRule(NamedTuple):
     reason: str
 
 
+_POSSESSIVE_END = re.compile(r"['’]s?$")
+
+
 def is_initialism(text: str) -> bool:
     """'UVA', 'UVa', 'N.D.P.', "FAA's": 2-6 letters, the first a capital, capitals but for
     at most one lower-case letter, nothing else but dots and a possessive."""
-    core = re.sub(r"['’]s?$", "", text.strip()).replace(".", "")
+    core = _POSSESSIVE_END.sub("", text.strip()).replace(".", "")
     if not (MIN_LETTERS <= len(core) <= MAX_LETTERS and core.isalpha() and core[0].isupper()):
         return False
     lower = sum(c.islower() for c in core)
@@ -78,8 +82,14 @@ def is_model_code(word: str) -> bool:
 def adds_model_code(short: str, long: str) -> bool:
     """`long` (normalised) is `short`'s words plus words of which one is a model code:
     'navy mh-60r' adds 'mh-60r' to 'navy'."""
-    extra = set(long.split()) - set(short.split())
-    return any(is_model_code(w) for w in extra)
+    codes = _model_codes(long)
+    return bool(codes) and bool(codes - set(short.split()))
+
+
+@functools.lru_cache(maxsize=4096)    # coreference asks for each pair of an article's names
+def _model_codes(name: str) -> frozenset:
+    """The words of `name` that are model codes."""
+    return frozenset(w for w in name.split() if is_model_code(w))
 
 
 def defined_short_forms(text: str, mentions: Iterable, is_short_form) -> List[Tuple[tuple, tuple]]:

@@ -39,14 +39,23 @@ def _ascii_fold(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
+_FULL_STOP = re.compile(r"(?<=\w)\.(?=\w)|\.")
+_WORD_BREAK = re.compile(r"[\s-]+")
+
+
 def name_words(text: str) -> list:
     """A name's words: accents folded, possessives and full stops dropped, lower case."""
+    return list(_name_words(text))
+
+
+@functools.lru_cache(maxsize=4096)    # coreference asks for each mention of the same name
+def _name_words(text: str) -> tuple:
     text = _ascii_fold(text).strip().replace("’", "'").replace("‘", "'")
     text = _INNER_POSSESSIVE.sub("", _POSSESSIVE.sub("", text))
-    text = re.sub(r"(?<=\w)\.(?=\w)|\.", "", text)          # "U.S." -> "US", "St." -> "St"
+    text = _FULL_STOP.sub("", text)                        # "U.S." -> "US", "St." -> "St"
     text = _NON_WORD.sub(" ", text).lower()
     words = [w.strip("'") for w in text.replace("-", " - ").split()]
-    return [w for w in words if w]
+    return tuple(w for w in words if w)
 
 
 def _is_title(word: str, label, capitals=frozenset()) -> bool:
@@ -84,14 +93,20 @@ def normalise_name(text: str, label=None, suffixes: bool = True) -> str:
     return " ".join(words).replace(" - ", "-")
 
 
+@functools.lru_cache(maxsize=4096)    # asked for each pair of an article's names
 def initials(name: str) -> str:
     """'national basketball association' -> 'nba' (function words skipped)."""
-    words = [w for w in re.split(r"[\s-]+", name) if w and w not in _STOP_IN_ACRONYM]
+    words = [w for w in _WORD_BREAK.split(name) if w and w not in _STOP_IN_ACRONYM]
     return "".join(w[0] for w in words) if len(words) >= 2 else ""
 
 
 def is_acronym_of(short: str, long: str) -> bool:
     return " " not in short and len(short) >= 2 and initials(long) == short
+
+
+def acronym_of_any(short: str, longs) -> bool:
+    """`is_acronym_of(short, long)` for one of `longs` (the test on `short` made once)."""
+    return " " not in short and len(short) >= 2 and any(initials(n) == short for n in longs)
 
 
 def is_name_part(alias: str, full: str) -> bool:

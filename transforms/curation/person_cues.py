@@ -25,6 +25,7 @@ ones a known place, a country or a full name takes: "Washington said" is the US
 government, "Goldman Sachs said" and "Goldman Sachs's lawyers" a bank; "Mr Washington"
 is a person. Pure functions; no Beam.
 """
+import functools
 import re
 from typing import NamedTuple, Optional, Sequence
 
@@ -237,9 +238,13 @@ def uncued_surnames(mentions: Sequence[Mention], found: dict) -> set:
             and not any(f.split()[-1] == name for f in tagged_fulls)}
 
 
+_POSSESSIVE_END = re.compile(r"(?:'s|’s|'|’)$")
+_THE_OPENING = re.compile(r"^(?:the|The)\s+")
+
+
+@functools.lru_cache(maxsize=4096)    # asked for each mention of the same name
 def _bare(text: str) -> str:
-    text = re.sub(r"(?:'s|’s|'|’)$", "", text.strip())
-    return re.sub(r"^(?:the|The)\s+", "", text)
+    return _THE_OPENING.sub("", _POSSESSIVE_END.sub("", text.strip()))
 
 
 def coreference_labels(mentions: Sequence[tuple]) -> tuple:

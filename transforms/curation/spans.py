@@ -44,6 +44,7 @@ import functools
 import re
 from typing import List, Tuple
 
+from transforms.core.word_find import written_as_word
 from transforms.curation.countries import country_of, is_demonym, is_known_place
 from transforms.curation.names import (
     INSTITUTION_HEADS,
@@ -58,6 +59,7 @@ _PLURAL_POSSESSIVE = re.compile(r"['’] $")
 _GLUED_AGE = re.compile(r",\d{1,3}$")
 _YEAR_TAIL = re.compile(r" (?:1[89]|20)\d\d$")
 _HYPHEN_TAIL = re.compile(r"(?<=[\w.])-[a-z]{3,}(?:-[a-z]+)*$")
+_NON_SPACE = re.compile(r"\S+")
 OPENING_PREPOSITIONS = frozenset({
     "Near", "In", "At", "From", "Outside", "Inside", "Across", "Along", "Around",
     "Behind", "Beyond", "Off", "Towards", "Toward", "Via", "Within"})
@@ -203,9 +205,9 @@ def place_prefix_split(text: str, start: int, end: int, label: str):
     span = text[start:end]
     if label not in _PREFIX_LABELS or is_known_place(span) or span.startswith(("The ", "the ")):
         return None
-    words = [(m.start() + start, m.end() + start) for m in re.finditer(r"\S+", span)]
+    words = [(m.start() + start, m.end() + start) for m in _NON_SPACE.finditer(span)]
     initials = "".join(text[a] for a, _ in words if text[a].isupper())
-    if len(initials) >= 2 and re.search(r"\b%s\b" % re.escape(initials), text):
+    if len(initials) >= 2 and written_as_word(initials, text):
         return None
     for k in (2, 1):
         if len(words) <= k:

@@ -28,6 +28,7 @@ names (`name_match.normalise_name`); no Beam, no model.
   `coref_links.trailing_targets` reads exact tails: "London Kings Cross" / "King's
   Cross" (`join_spelling_keys`).
 """
+import functools
 import re
 from typing import Optional
 
@@ -54,8 +55,12 @@ def is_clipped_form(short: str, long: str) -> bool:
                                       and len(short) - 1 >= MIN_CLIPPED_KEPT)
 
 
+_REPEATED = re.compile(r"(.)\1+")
+
+
+@functools.lru_cache(maxsize=4096)    # asked for each pair of an article's names
 def _collapsed(text: str) -> str:
-    return re.sub(r"(.)\1+", r"\1", text)
+    return _REPEATED.sub(r"\1", text)
 
 
 def is_doubled_letter_variant(a: str, b: str) -> bool:

@@ -140,10 +140,8 @@ def inside_longer_name(text: str, start: int, end: int, mentions) -> bool:
     "Central America"); never titles, dates or a title-case headline."""
     if is_title_case(text):
         return False
-    tagged = [(s, e) for s, e, *_ in mentions if (s, e) != (start, end)]
-
     def untagged(s, e):
-        return not any(ms < e and s < me for ms, me in tagged)
+        return not any(ms < e and s < me for ms, me, *_ in mentions if (ms, me) != (start, end))
 
     before = re.search(r"(\S+) $", text[max(0, start - 40):start])
     if before and _name_word(before.group(1)):

@@ -91,10 +91,13 @@ def given_name_parts(full: str) -> tuple:
     return (first,) if len(first) >= MIN_GIVEN_PART else ()
 
 
+_POSSESSIVE_END = re.compile(r"['’]s?$")
+
+
 def written_as_acronym(text: str) -> bool:
     """'IPTV', 'U.S.', 'BBC's': two or more capitals and nothing else but dots (and a
     possessive)."""
-    core = re.sub(r"['’]s?$", "", text.strip()).replace(".", "")
+    core = _POSSESSIVE_END.sub("", text.strip()).replace(".", "")
     return len(core) >= 2 and core.isalpha() and core.isupper()
 
 
@@ -145,11 +148,14 @@ def is_institution_head(alias: str, full: str, written: Iterable[str]) -> bool:
             and alias in INSTITUTION_HEADS and any(w[:1].isupper() for w in written))
 
 
+_POSSESSIVE_OWNER = re.compile(r"\s*(?:the\s+)?([A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*)*)['’]s?\s+\S")
+
+
 def possessive_owner(text: str) -> Optional[str]:
     """'Gateshead' of "Gateshead's Sage Centre": the owner a name of several words opens
     with, written as a possessive; the name is another entity (the Sage Centre of
     Gateshead), so the owner is never its short form. None when there is none."""
-    m = re.match(r"\s*(?:the\s+)?([A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*)*)['’]s?\s+\S", text)
+    m = _POSSESSIVE_OWNER.match(text)
     return m.group(1) if m else None
 
 

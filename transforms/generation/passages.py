@@ -16,6 +16,7 @@ from transforms.core.config import setting
 from transforms.core.constants import HIGHLIGHT_SEP
 from transforms.core.hashing import short_digest
 from transforms.core.rules import Reject, Rule, first_rejection
+from transforms.core.word_find import written_as_whole_words  # noqa: F401 (tests)
 from transforms.curation.aliases import bracketed_aliases
 from transforms.curation.annotation import AnnotatedArticle
 from transforms.curation.coref import (
@@ -106,6 +107,7 @@ class Passage:
 
 _WORD = re.compile(r"\w+(?:[-'’.]\w+)*")
 _TOKEN = re.compile(r"\w+(?:[-'’.]\w+)*|[^\w\s]")
+_ALNUM = re.compile(r"[^\W_]")      # a character str.isalnum() holds for (\w but "_")
 _POSSESSIVE_END = re.compile(r"(?:'s|’s|'|’)$")
 
 
@@ -135,25 +137,6 @@ def place_tail_in_text(name: str, label: str, text: str) -> bool:
         for k in range(1, len(words)))
 
 
-def _is_word_char(ch: str) -> bool:
-    """What re's \\w matches in a str pattern: alphanumerics and the underscore."""
-    return ch.isalnum() or ch == "_"
-
-
-def written_as_whole_words(name: str, text: str) -> bool:
-    """`name` occurs in `text` with no word character on either side: the regex
-    (?<!\\w)NAME(?!\\w), found with str.find (no pattern compiled per name; a corpus has
-    thousands of distinct names, past re's cache of 512)."""
-    i = text.find(name)
-    while i >= 0:
-        end = i + len(name)
-        if (i == 0 or not _is_word_char(text[i - 1])) and (
-                end == len(text) or not _is_word_char(text[end])):
-            return True
-        i = text.find(name, i + 1)
-    return False
-
-
 def _overlap_test(spans):
     """(start, end) -> whether [start, end) overlaps one of `spans`: one table of covered
     characters instead of a scan of every span per word (the scan where a span or the
@@ -167,7 +150,7 @@ def _overlap_test(spans):
     covered = bytearray(max((e for _, e in spans), default=0))
     for s, e in spans:
         covered[s:e] = b"\x01" * (e - s)
-    return lambda a, b: 1 in covered[a:b] if a < b else scan(a, b)
+    return lambda a, b: covered.find(1, a, b) >= 0 if a < b else scan(a, b)
 
 
 def cased_words(text: str, spans=()) -> list:
@@ -181,8 +164,7 @@ def written_tokens(text: str, spans=()) -> list:
     """(token, barred) for the tokens of `text` as written: words and punctuation marks;
     a mark, or a word inside an entity mention (`spans`), is barred from n-grams."""
     overlaps = _overlap_test(spans)
-    return [(m.group(), not any(ch.isalnum() for ch in m.group())
-             or overlaps(m.start(), m.end()))
+    return [(m.group(), _ALNUM.search(m.group()) is None or overlaps(m.start(), m.end()))
             for m in _TOKEN.finditer(text)]
 
 
