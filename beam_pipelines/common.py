@@ -130,6 +130,14 @@ def _abort(message: str, code: int):
     os._exit(code)
 
 
+def _await_abort():
+    """While another thread ends the command (`_abort`: a stop, a lost worker), the main
+    thread waits for that thread's exit instead of ending the process first with a status
+    of its own (the workers it stops make the pipeline fail here: exit 1, not 130)."""
+    if _ABORTING.locked():
+        threading.Event().wait()
+
+
 def _stop_workers(wait_s: float = 5.0) -> None:
     """SIGKILL every process under this one (they ignore SIGINT and SIGTERM, see
     `_watch_stops`), then wait until none is left running."""
@@ -252,15 +260,18 @@ def run_main(run, command: str = None) -> None:
         run()
     except (InputError, ManifestError, StageFailed, FileNotFoundError,
             NotADirectoryError) as err:
+        _await_abort()
         _run_cleanups()
         raise SystemExit(f"error: {err}") from None
     except Exception as err:
+        _await_abort()
         line = os_error_line(CURRENT["stage"] or command, err)
         if line is None:
             raise
         _run_cleanups()
         raise SystemExit(line) from None
     finally:
+        _await_abort()
         _run_cleanups()
 
 
