@@ -3,7 +3,7 @@ name's tail ("Pittsburgh Steelers" -> "Steelers"; never across places), a place 
 no person's given name, a company named after a person keeping its suffix, and a gendered
 surname's plain form. Pure functions over names and their labels; no Beam, no model."""
 
-from transforms.curation.countries import country_of
+from transforms.curation.countries import REGIONS, country_of
 from transforms.curation.gender import compatible, given_name_gender
 from transforms.curation.initialisms import (
     adds_model_code,
@@ -22,10 +22,6 @@ from transforms.curation.variants import (
 )
 
 PLACE_LABELS = {"GPE", "LOC", "FAC"}   # one kind: small models mix them ("Gran Colombia" FAC)
-#: continents and world regions: a place whatever label a small model gives the word
-#: ("Asia" tagged PERSON beside "Tisch Asia", a university campus)
-REGION_NAMES = frozenset(
-    "africa antarctica asia australasia europe eurasia oceania scandinavia".split())
 
 
 def is_place(label) -> bool:
@@ -33,9 +29,9 @@ def is_place(label) -> bool:
 
 
 def names_a_place(name: str, label) -> bool:
-    """A place by its label, or by its name: a country (`countries.py`) or a continent,
-    however NER tagged it."""
-    return is_place(label) or bool(country_of(name)) or name.lower() in REGION_NAMES
+    """A place by its label, or by its name: a country or a continent or region
+    (`countries.py`), however NER tagged it."""
+    return is_place(label) or bool(country_of(name)) or name.lower() in REGIONS
 
 
 def trailing_targets(name: str, distinct, top: dict, root=lambda n: n) -> set:

@@ -217,6 +217,23 @@ def _lookup() -> dict:
     return out
 
 
+# continents and the regions the news names as one ("countries in the Middle East"):
+# places whatever label a small model gives them (coreference: "Tisch Asia" is not
+# "Asia"; the release rules' fine place type `region`)
+REGIONS = frozenset({
+    "africa", "asia", "europe", "north america", "south america", "oceania", "antarctica",
+    "latin america", "central america", "the americas", "americas", "middle east",
+    "the middle east", "caribbean", "the caribbean", "scandinavia", "balkans",
+    "the balkans", "gulf", "the gulf", "persian gulf", "southeast asia", "south-east asia",
+    "south east asia", "east asia", "central asia", "south asia", "asia-pacific",
+    "west africa", "east africa", "north africa", "southern africa", "sub-saharan africa",
+    "horn of africa", "eastern europe", "western europe", "central europe", "baltics",
+    "the baltics", "caucasus", "the caucasus", "sahel", "the sahel", "levant", "arab world",
+    "the arab world", "eu", "european union", "the eu", "the european union", "eurozone",
+    "the eurozone", "mediterranean", "the mediterranean", "pacific", "the pacific", "arctic",
+    "the arctic"})
+
+
 def country_of(name: str):
     """The country code a country name, alias or demonym stands for, else None:
     'Russians' -> 'ru', 'U.S.' -> 'us', 'the Netherlands' -> 'nl', 'Republican' -> None."""

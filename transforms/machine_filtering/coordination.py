@@ -54,7 +54,7 @@ def _key(text: str) -> str:
 
 def _gap(text: str) -> bool:
     """What lies between two list members: a plain join or one with an appositive."""
-    return bool(GAP.match(text) or (APPOSITIVE_GAP.match(text) and text != ","))
+    return bool(GAP.match(text) or APPOSITIVE_GAP.match(text))
 
 
 def entity_lists(passage: str, entities: list) -> list:
@@ -105,8 +105,9 @@ def _gender_of(passage: str, mentions: list) -> Optional[str]:
 
 
 def _named_in(name: str, query: str) -> bool:
-    """The query names the rival: its whole name, or one of its capitalised name words
-    ("Shauneen said @placeholder was afraid" names Shauneen Boyle)."""
+    """The query (lower case) names the rival: its whole name, or one of its name words
+    other than a function word ("Shauneen said @placeholder was afraid" names Shauneen
+    Boyle)."""
     return name in query or any(
         len(w) > 2 and w not in FUNCTION_WORDS and re.search(rf"\b{re.escape(w)}\b", query)
         for w in _WORD.findall(name))

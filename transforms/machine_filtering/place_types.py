@@ -31,7 +31,7 @@ import functools
 import re
 from typing import NamedTuple, Optional
 
-from transforms.curation.countries import capital_country, country_of
+from transforms.curation.countries import REGIONS, capital_country, country_of
 from transforms.machine_filtering.entity_types import (
     fits,
     mention_votes,
@@ -44,19 +44,6 @@ from transforms.quality.cues import COUNTRY as COUNTRY_VOTE
 from transforms.quality.cues import PERSON
 
 COUNTRY, CAPITAL, US_STATE, CITY, REGION = "country", "capital", "us_state", "city", "region"
-# continents and the regions the news names as one ("countries in the Middle East")
-REGIONS = frozenset({
-    "africa", "asia", "europe", "north america", "south america", "oceania", "antarctica",
-    "latin america", "central america", "the americas", "americas", "middle east",
-    "the middle east", "caribbean", "the caribbean", "scandinavia", "balkans",
-    "the balkans", "gulf", "the gulf", "persian gulf", "southeast asia", "south-east asia",
-    "south east asia", "east asia", "central asia", "south asia", "asia-pacific",
-    "west africa", "east africa", "north africa", "southern africa", "sub-saharan africa",
-    "horn of africa", "eastern europe", "western europe", "central europe", "baltics",
-    "the baltics", "caucasus", "the caucasus", "sahel", "the sahel", "levant", "arab world",
-    "the arab world", "eu", "european union", "the eu", "the european union", "eurozone",
-    "the eurozone", "mediterranean", "the mediterranean", "pacific", "the pacific", "arctic",
-    "the arctic"})
 _PLACE_VOTES = frozenset({"GPE", "LOC"}) | COUNTRY_VOTE
 _NORP = frozenset({"NORP"})
 _BIG_CITY = 500_000
