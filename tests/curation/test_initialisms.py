@@ -131,3 +131,15 @@ def test_a_name_plus_a_model_code_is_another_entity():
     # what stays: a club's year, the product named again with its code
     assert one(clusters(("Schalke 04", "ORG"), ("Schalke", "ORG")), 0, 1)
     assert one(clusters(("Motorola Razr V3", "PRODUCT"), ("Razr V3", "PRODUCT")), 0, 1)
+
+
+def test_an_initialism_joins_the_country_it_spells():
+    # BBC News NI: "prescribed more in Northern Ireland than anywhere else in the UK" /
+    # highlight "abused by teenagers in NI"
+    keys = clusters(("Northern Ireland", "GPE"), ("UK", "GPE"), ("NI", "GPE"))
+    assert one(keys, 0, 2) and not one(keys, 1, 2)
+    # a one-word country spells nothing; two countries with the same initials: neither
+    keys = clusters(("Spain", "GPE"), ("SP", "ORG"))
+    assert not one(keys, 0, 1)
+    keys = clusters(("South Africa", "GPE"), ("Saudi Arabia", "GPE"), ("SA", "GPE"))
+    assert not one(keys, 0, 2) and not one(keys, 1, 2)

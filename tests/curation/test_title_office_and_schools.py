@@ -30,6 +30,21 @@ def test_an_office_word_between_a_title_and_a_name_is_no_name():
     assert office("British Secretary for the Environment Owen Paterson said", "Environment")
 
 
+def test_an_office_word_before_secretary_or_minister_is_the_title():
+    # BBC (XSum): "Health Secretary Jeremy Hunt said the government was ..." ("Health"
+    # tagged ORG became "The report - by the @placeholder -"); "Home Secretary",
+    # "Foreign Ministers"
+    text = "Health Secretary Jane Hunter said the government was determined"
+    assert office(text, "Health")
+    assert mark_span(text, 0, len("Health"), "ORG") == []
+    assert office("talks between the two Foreign Ministers on Monday", "Foreign")
+    assert office("the Home Secretary said", "Home")
+    # a body's name before another word, or a name that is no office word, stays
+    assert not office("the Health Service Journal said", "Health")
+    assert not office("Scottish Secretary Alistair Carmichael", "Scottish")
+    assert not office("Health officials said", "Health")
+
+
 def test_an_office_word_stays_where_no_name_follows_or_no_title_precedes():
     # "the Secretary of Defense said" names the office, "the Department of Defense" a body
     assert not office("the Secretary of Defense said on Tuesday", "Defense")

@@ -115,14 +115,15 @@ def test_no_mention_column_or_the_rule_off_lets_it_pass():
     assert ReleaseConfig().answer_form is True
 
 
-def test_an_adjective_accepted_for_a_countrys_name_as_a_noun_is_rejected_opt_in(nlp):
+def test_an_adjective_accepted_for_a_countrys_name_as_a_noun_is_rejected(nlp):
     # "a welcome here in @placeholder" (Scotland) answered by "Scotland", "Scottish": the
-    # answer set accepts "in Scottish"; rejected with `answer_form_adjectives` on (opt-in)
+    # answer set accepts "in Scottish"; rejected by default (`answer_form_adjectives`)
     r = dict(row(TURKEY, "Some fear that reforms will stall in @placeholder.", "Turkey",
                  TURKEY_ENTS, aliases=("Turkish",)), mention="Turkey")
-    assert _check(nlp, r) is None and ReleaseConfig().answer_form_adjectives is False
-    on = ReleaseConfig(**{**ONLY.__dict__, "answer_form_adjectives": True})
-    rejected = _check(nlp, r, on)
+    assert ReleaseConfig().answer_form_adjectives is True
+    off = ReleaseConfig(**{**ONLY.__dict__, "answer_form_adjectives": False})
+    assert _check(nlp, r, off) is None
+    rejected = _check(nlp, r)
     assert rejected.reason == "answer_form" and "'Turkish'" in rejected.detail
     assert af.adjective_for_name("Turkey", ["Turkey", "Turkish"],
                                  "@placeholder has a long tradition of reform.", False)
@@ -132,10 +133,10 @@ def test_an_adjective_accepted_for_a_countrys_name_as_a_noun_is_rejected_opt_in(
     # before a noun the adjective reads ("the @placeholder government"); without it, or
     # for a people, or for a demonym mention, nothing is over-accepted
     assert _check(nlp, dict(r, query="Mr Blair backed the @placeholder government."),
-                  on) is None
-    assert _check(nlp, dict(r, query="Mr Blair backed @placeholder reforms."), on) is None
+                  ) is None
+    assert _check(nlp, dict(r, query="Mr Blair backed @placeholder reforms.")) is None
     assert _check(nlp, dict(r, mention="Turkish",
-                            query="Mr Blair backed @placeholder accession."), on) is None
+                            query="Mr Blair backed @placeholder accession.")) is None
     assert af.adjective_for_name("Turkey", ["Turkey"], "They stayed in @placeholder.") is None
     assert af.adjective_for_name("US", ["US", "Americans"], "Aid from @placeholder.") is None
     assert af.adjective_for_name("the UK", ["UK", "British"],

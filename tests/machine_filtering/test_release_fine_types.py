@@ -129,3 +129,35 @@ def test_a_gendered_title_with_one_person_of_that_gender_is_trivial():
     assert check_row(unknown) is None
     # "Mr @placeholder" with two men: no verdict; the answer's gender unshown: plain cue
     assert check_row(row(HEWITT, "Mr @placeholder said so.", "Gordon Brown", HEWITT_ENTS)) is None
+
+
+@pytest.mark.parametrize("query, cue", [
+    ("@placeholder could be jailed if he breaches the terms of the order.", "man_pronoun"),
+    ("Following his arrest, @placeholder continued to intimidate the woman", "man_pronoun"),
+    ("@placeholder told the court she was innocent.", "woman_pronoun"),
+])
+def test_a_pronoun_of_the_slot_gives_its_gender(query, cue):
+    assert fine_types.query_fine_cue(query).name == cue
+
+
+@pytest.mark.parametrize("query", [
+    "A friend of @placeholder said he was shocked.",       # the friend's pronoun
+    "@placeholder's lawyer said he would appeal.",
+    "@placeholder said: \"He is a liar.\"",
+    "He said @placeholder had gone.",
+])
+def test_a_pronoun_that_may_be_another_s_is_no_cue(query):
+    assert fine_types.query_fine_cue(query) is None
+
+
+def test_the_only_woman_of_the_passage_with_her_pronoun_is_trivial():
+    query = "@placeholder said she would set out the plans in the new year."
+    one = row(HEWITT, query, "Patricia Hewitt", HEWITT_ENTS)
+    assert "woman_pronoun" in check_row(one).detail
+    # a person of unknown gender is a rival; a man named in the query may own the pronoun
+    unknown = row(HEWITT + " Kapranos said so.", query, "Patricia Hewitt",
+                  HEWITT_ENTS + [("Kapranos", "PERSON")])
+    assert check_row(unknown) is None
+    men = row(HEWITT, "Gordon Brown said @placeholder knew he was wrong.", "Tony Blair",
+              HEWITT_ENTS)
+    assert check_row(men) is None

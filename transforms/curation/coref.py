@@ -15,7 +15,8 @@ replace it: anything that maps a list of mentions to one cluster key per mention
 - an acronym links to the name it abbreviates ("NBA" -> "National Basketball Association");
   where no name has its exact initials, an initialism links to the one name it spells
   with function words optional and the last word abbreviated ("UVA" -> "University of
-  Virginia", "DfES"; never a person's: `initialisms.spells_initials`); a name plus a
+  Virginia", "DfES"; a country's name of two words or more too: "NI" -> "Northern
+  Ireland"; never a person's: `initialisms.spells_initials`); a name plus a
   model code is another entity ("Navy MH-60R" is not "Navy": `initialisms.adds_model_code`);
 - an organisation's one-word short form links to its name ("United" -> "Manchester
   United"; a club's last word tagged ORG, "City", to the club whatever label its whole
@@ -257,6 +258,9 @@ class RuleBasedResolver:
             if not targets and initialism[name] and not person[name]:   # "UVA", "DoD"
                 targets |= {uf.find(f) for f in multi if not person[f]
                             and any(spells_initials(alias, u) for u in unsuffixed[f] | {f})}
+                targets |= {uf.find(f) for f in distinct if f.startswith("country:")
+                            and any(" " in u and spells_initials(alias, u)   # "NI"
+                                    for u in unsuffixed[f])}
             if " " not in alias and alias in ROYAL_TITLES | TITLE_NOUNS:
                 targets |= {uf.find(n) for n in plain if n != name and alias in raw_first[n]}
             if not targets and person[name] and " " not in alias \

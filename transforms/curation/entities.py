@@ -248,18 +248,22 @@ OFFICE_WORDS = frozenset({
     "treasury", "interior", "finance", "trade", "culture", "environment", "and"})
 _OFFICE_TITLE = re.compile(r"\b(?:Secretary|Minister|secretary|minister) (?:of|for) (?:the )?$")
 _NAME_AFTER = re.compile(r" [A-Z][a-z]+ [A-Z]")      # a full name: "James Mattis"
+_OFFICE_AFTER = re.compile(r" (?:Secretary|Minister|Ministers|Secretaries)\b")
 
 
 def is_title_office(text: str, start: int, end: int) -> bool:
     """A span of office words between "Secretary of" / "Minister for" and a person's name
     is the end of the title ("Defense" in "US Secretary of Defense James Mattis"), as
     ReCoRD marks it (no span there); before no full name it stays ("the Secretary of
-    Defense said", "Secretary of Home Affairs")."""
+    Defense said", "Secretary of Home Affairs"). Office words right before "Secretary" or
+    "Minister" are the title's first words, never a name: "Health" in "Health Secretary
+    Jeremy Hunt" (tagged ORG; a reader took "the @placeholder" for a body's name)."""
     words = text[start:end].split()
-    return (bool(words) and all(w.lower() in OFFICE_WORDS for w in words)
-            and words[0][:1].isupper()
-            and _OFFICE_TITLE.search(text, max(0, start - 30), start) is not None
-            and _NAME_AFTER.match(text, end) is not None)
+    if not (words and all(w.lower() in OFFICE_WORDS for w in words) and words[0][:1].isupper()):
+        return False
+    return ((_OFFICE_TITLE.search(text, max(0, start - 30), start) is not None
+             and _NAME_AFTER.match(text, end) is not None)
+            or _OFFICE_AFTER.match(text, end) is not None)
 
 
 _RANKING = re.compile(r"(?:[Ww]orld )?No\.? ?\d+")

@@ -16,7 +16,10 @@ passage's other ORG a club). Read, like `entity_types`, from general English, no
   broadcaster; "a quarter of the @placeholder left", "relegated from the @placeholder" ->
   a competition; "Ms @placeholder" -> a woman, "Mr @placeholder" -> a man
   (the answer shown to be one by a given name of the lists or a gendered title, each
-  rival a real person not shown to be of the other gender), else a real person.
+  rival a real person not shown to be of the other gender), else a real person; the
+  slot as a subject with a pronoun of it ("@placeholder could be jailed if he breaches",
+  "Following his arrest, @placeholder") -> a man or a woman the same way, unless the
+  query names another real person the pronoun may stand for.
 
 `only_fine_entity` rejects when the cue's fine types fit the answer and no other passage
 entity the query does not name itself.
@@ -97,10 +100,27 @@ def _cue(name: str, pattern: str, *fine: str) -> FineCue:
     return FineCue(name, re.compile(pattern, re.IGNORECASE), frozenset(fine))
 
 
+# a preposition before the slot makes it an object, whose pronoun is often another's ("A
+# friend of @placeholder said he")
+_NOT_SUBJECT = "".join(rf"(?<!\b{w} )" for w in (
+    "of", "for", "to", "with", "by", "from", "at", "on", "in", "against", "about", "and"))
+
+
+def _pronoun_cue(after: str, fronted: str) -> str:
+    """The slot, no possessive, then one of `after` in its clause; or a fronted phrase
+    with `fronted` ("Following his arrest,") and the slot right after its comma."""
+    return (rf"{_NOT_SUBJECT}{_P}(?!['’])\b[^.;:!?\"“”]{{0,80}}?\b(?:{after})\b"
+            rf"|^[^,.;:!?\"“”]{{0,60}}\b(?:{fronted})\b[^,.;:!?\"“”]{{0,40}}, {_P}(?!['’])\b")
+
+
 FINE_CUES = (
     _cue("woman_titled", rf"\b(?:mrs|ms|miss)\.? {_P}\b", REAL_PERSON, WOMAN),
     _cue("man_titled", rf"\bmr\.? {_P}\b", REAL_PERSON, MAN),
     _cue("titled_person", rf"\b(?:mr|mrs|ms|miss|dr)\.? {_P}\b", REAL_PERSON),
+    # the slot as a subject and a pronoun of it ("@placeholder could be jailed if he
+    # breaches", "Following his arrest, @placeholder continued"): the person's gender
+    _cue("man_pronoun", _pronoun_cue("he|his|himself", "his"), REAL_PERSON, MAN),
+    _cue("woman_pronoun", _pronoun_cue("she|herself|her own", "her"), REAL_PERSON, WOMAN),
     _cue("news_source", rf"\b(?:according to|told|tells|telling|speaking to|writing in|"
                         rf"interview with|reported by|quoted by) the {_P}\b(?!['’])|"
                         rf"{_P}(?:['’]s)? (?:newspaper|paper|tabloid|reported|reports|"
@@ -141,6 +161,7 @@ FINE_CUES = (
                         rf"(?:frontman|guitarist|drummer|bassist|star|singer)\b|,| [a-z]+ed\b)",
          BAND),
 )
+PRONOUN_CUES = frozenset({"man_pronoun", "woman_pronoun"})
 _TITLED = re.compile(r"\b(?:mr|mrs|ms|miss|dr)\.?\s*$", re.IGNORECASE)
 _TITLE_IN = re.compile(r"^(?:mr|mrs|ms|miss|dr)\.? ", re.IGNORECASE)
 
@@ -244,6 +265,9 @@ def only_fine_entity(row: dict) -> Optional[str]:
             continue
         if any(k != "@answer" and k not in named and _fits_cue(v, cue) for k, v in fine.items()):
             continue
+        if cue.name in PRONOUN_CUES and any(
+                k != "@answer" and REAL_PERSON in v for k, v in fine.items() if k in named):
+            continue      # the pronoun may be the other person's the query names
         words = cue.pattern.search(text).group(0)
         return (f"fine cue {cue.name} {words!r} -> {'/'.join(sorted(cue.fine))}; the answer "
                 f"is the only such entity of {len(fine)} in the passage (fine types by name "

@@ -25,10 +25,10 @@ class ReleaseConfig:
               "mention the placeholder replaced (singular/plural, demonym adjective/people)",
         flag="reject_answer_form")
     answer_form_adjectives: bool = setting(
-        False, "release rule answer_form (opt-in): also reject a country's name in a noun "
-               "slot ('a welcome here in @placeholder') whose answers accept its adjective "
-               "('Scottish'); off by default: on fresh10 it rejected 35 more queries and "
-               "the drop sampler then released 224 instead of 316 (docs/adversary.md)",
+        True, "release rule answer_form: also reject a country's name in a noun slot "
+              "('a welcome here in @placeholder', 'helping @placeholder gather') whose "
+              "answers accept its adjective ('Scottish', 'Chinese'): readers mark such "
+              "answer sets wrong (docs/adversary.md)",
         flag="reject_answer_form_adjectives")
     copied_context: bool = setting(
         True, "release rule: reject a query whose words beside the placeholder are copied "
