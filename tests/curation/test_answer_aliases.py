@@ -213,6 +213,16 @@ def test_a_partys_nickname_is_the_party():
     assert set(PARTY_NICKNAMES) == {"tory", "tories", "gop"}
 
 
+def test_an_organisations_names_of_the_lexicon_are_one_entity():
+    # CNN: "accepted by ISIS leader Abu Bakr al-Baghdadi ... the caliphate, or Islamic
+    # State, has expanded"; "the Islamic State group" normalises to "islamic state"
+    c = clusters(("ISIS", "ORG"), ("Islamic State", "ORG"), ("Boko Haram", "PERSON"),
+                 ("the Islamic State group", "ORG"), ("ISIL", "ORG"), ("Daesh", "NORP"))
+    assert c[0] == c[1] == c[3] == c[4] == c[5] != c[2]
+    c = clusters(("Islamic State", "ORG"), ("Islamic Jihad", "ORG"))
+    assert c[0] != c[1]
+
+
 # --- a name made of two names ------------------------------------------------------------
 
 def test_a_name_made_of_two_names_joins_neither():

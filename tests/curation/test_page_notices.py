@@ -31,6 +31,14 @@ NOTICE = "Media playback is not supported on this device"
      "solely those of John Avlon.", "Join the conversation on Facebook."),
     ("The views and opinions expressed in the article do not necessarily reflect those of "
      "the agency. Talks resume today.", "Talks resume today."),
+    # a copyright line closing syndicated copy, a syndication note opening it (CNN pages
+    # carrying The Hollywood Reporter and The Conversation; names kept, text reshaped)
+    ("The finale airs Sunday at 9 p.m. ©2015 The Hollywood Reporter.",
+     "The finale airs Sunday at 9 p.m."),
+    ("Police said so. Copyright 2015 The Associated Press. All rights reserved.",
+     "Police said so."),
+    ("CNN is showcasing the work of The Conversation, a collaboration between journalists "
+     "and academics. Apple has released a watch.", "Apple has released a watch."),
 ])
 def test_a_notice_opening_a_sentence_goes_and_the_glued_sentence_stays(text, expected):
     out, n = strip_page_notices(text)
@@ -44,6 +52,9 @@ def test_a_notice_opening_a_sentence_goes_and_the_glued_sentence_stays(text, exp
     # views in the news are no disclaimer (a BBC politics sentence, reshaped)
     "The views expressed by both backbenchers and Labour peers were clear.",
     "The views expressed in the survey are those of a minority.",
+    "Copyright lawyers said the case would run.",
+    "Copyright Tribunal judges ruled against the firm.",
+    "She said all rights reserved to the club were sold.",
 ])
 def test_inside_a_sentence_or_a_quotation_nothing_is_touched(text):
     assert strip_page_notices(text) == (text, 0)

@@ -95,13 +95,26 @@ def test_one_answer_of_the_mention_form_is_enough():
 
 
 def test_names_that_differ_otherwise_fit_the_slot():
-    # a surname for a full name, a country's name before a noun (the cloze policy)
+    # a surname for a full name, a country's initialism before a noun ("the UK economy")
     assert af.fits("Blair", "Tony Blair") and af.fits("Mr Blair", "Blair")
-    assert af.fits("Turkish", "Turkey")              # "the Turkey economy": policy
+    assert af.fits("British", "UK") and af.fits("American", "U.S.")
+    # a country's full name is no adjective: "the Austria company" (a held-out CNN
+    # reader marked it wrong), "the Turkey economy"
+    assert not af.fits("Turkish", "Turkey") and not af.fits("Austrian", "Austria")
     assert not af.fits("Turks", "Turkey")            # a people is not the country
     assert not af.fits("British", "Britons") and af.fits("Britons", "Brits")
     assert not af.fits("Tories", "Tory") and not af.fits("Lost Rivers", "Lost River")
-    assert af.fits("Swiss", "Switzerland") and af.fits("Chinese", "China")
+    assert not af.fits("Swiss", "Switzerland") and not af.fits("Chinese", "China")
+    assert af.fits("Chinese", "Chinese")
+
+
+def test_an_answer_set_accepting_the_name_for_an_adjective_accepts_too_much():
+    # "The design was then submitted to the @placeholder chancellor and the Queen"
+    why = af.name_for_adjective("British", ["Britain", "British", "United Kingdom"])
+    assert "'Britain', 'United Kingdom'" in why
+    assert af.name_for_adjective("British", ["British", "UK"]) is None   # an initialism reads
+    assert af.name_for_adjective("Britons", ["Britons", "Britain"]) is None   # a people
+    assert af.name_for_adjective("Turkey", ["Turkey", "Turkish"]) is None    # a name
 
 
 def test_no_mention_column_or_the_rule_off_lets_it_pass():
@@ -131,12 +144,12 @@ def test_an_adjective_accepted_for_a_countrys_name_as_a_noun_is_rejected(nlp):
     assert af.adjective_for_name("Turkey", ["Turkey", "Turkish"],
                                  "@placeholder has a long tradition of reform.") is None
     # before a noun the adjective reads ("the @placeholder government"); without it, or
-    # for a people, or for a demonym mention, nothing is over-accepted
+    # for a people nothing is over-accepted; for a demonym mention the name is
     assert _check(nlp, dict(r, query="Mr Blair backed the @placeholder government."),
                   ) is None
     assert _check(nlp, dict(r, query="Mr Blair backed @placeholder reforms.")) is None
-    assert _check(nlp, dict(r, mention="Turkish",
-                            query="Mr Blair backed @placeholder accession.")) is None
+    assert "name 'Turkey'" in _check(nlp, dict(r, mention="Turkish",
+                                            query="Mr Blair backed @placeholder accession.")).detail
     assert af.adjective_for_name("Turkey", ["Turkey"], "They stayed in @placeholder.") is None
     assert af.adjective_for_name("US", ["US", "Americans"], "Aid from @placeholder.") is None
     assert af.adjective_for_name("the UK", ["UK", "British"],

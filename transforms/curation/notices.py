@@ -4,7 +4,8 @@ supported on this device" where a video player stood, and corpora made from them
 keep it, often glued to the next sentence with no space ("... on this deviceLang, who
 captains ..."); other pages say "Your browser does not support the video tag" or "Please
 enable JavaScript to view the comments"; agency copy closes with "Report supplied by the Press
-Association"; a story says "This article was amended on ..." and a Guardian caption
+Association" or a copyright line ("©2015 The Hollywood Reporter."), and syndicated copy
+opens with a note ("CNN is showcasing the work of The Conversation, ..."); a story says "This article was amended on ..." and a Guardian caption
 closes with "Photograph: Name/Agency". A passage or query made from one reads as page
 furniture.
 
@@ -52,6 +53,16 @@ _PHRASES = (
     r"[^.!?\n]{0,80}? (?:(?:are|is) (?:solely|entirely|only)|(?:are|is) those of (?:the "
     r"(?:author|writer|contributor)|[A-Z])|do(?:es)? not (?:necessarily )?reflect)"
     r"[^.!?\n]{0,160}[.!]",
+    # a copyright line closing syndicated copy ("©2015 The Hollywood Reporter.",
+    # "Copyright 2015 The Associated Press. All rights reserved.")
+    r"(?:(?:©|\(c\))\s?(?:\d{4}(?:-\d{4})?,?\s)?|Copyright(?: ©)? \d{4}(?:-\d{4})?,? )"
+    r"[A-Z][^.!?\n]{0,80}?"
+    r"(?:[.!](?=\s|$)|$)(?:\s*All [Rr]ights [Rr]eserved\b[.!]?)?"
+    r"|All [Rr]ights [Rr]eserved\b[.!]?",
+    # a syndication note ("CNN is showcasing the work of The Conversation, a collaboration
+    # between journalists and academics ...", "The content is produced solely by ...")
+    r"[A-Z][A-Za-z]{1,20} is showcasing the work of [^.!?\n]{1,200}[.!]"
+    r"|The content is produced solely by [^.!?\n]{1,80}[.!]",
     # media withdrawn or fenced
     r"(?:Sorry, )?(?:this|the) (?:video|clip|media|content) is (?:not available|unavailable)"
     r"(?: (?:in your (?:country|region|location)|on this device|to play))?",

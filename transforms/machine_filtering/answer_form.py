@@ -13,9 +13,11 @@ An answer fits unless it is, as far as words show, the mention's other form:
   "Soviets", "Lost River" / "Lost Rivers", "Tory" / "Tories");
 - a demonym of the same country in the other class (`countries.country_of`): a plural,
   a people ("Britons", "Americans"), against a singular, an adjective ("British",
-  "American"); and a country's name for a people ("Armenia" for "Armenians"). A name
-  before a noun for an adjective fits (`generation.cloze.form_in_answers`: "the UK
-  economy").
+  "American"); a country's name for a people ("Armenia" for "Armenians"); and a
+  country's name for an adjective ("the @placeholder company", Austrian, answered only
+  by "Austria": readers of held-out CNN text marked it wrong). An initialism before a
+  noun reads as a modifier and fits ("the UK economy"; generation keeps such a query:
+  `generation.cloze.form_in_answers`).
 
 A plural mention right before a noun ("If @placeholder lymphoma", Burkitts) modifies it,
 and there any form fits ("Burkitt lymphoma", "British expats"): the slot is attributive
@@ -30,7 +32,11 @@ name standing as a noun, with no "the" before it and no noun after it ("a welcom
 adjective demonym of that country ("Scottish", "Iraqi") beside the name. ReCoRD's gold
 holds a country and its demonyms together and generation keeps that (docs/rules.md), but
 "in Scottish" does not read, and a reader of held-out text marked such an item wrong. A
-people ("Americans" for "the @placeholder said") reads as the country does and stays. Case and a possessive ending are ignored. No mention (a row
+people ("Americans" for "the @placeholder said") reads as the country does and stays. The
+same the other way (`name_for_adjective`): an adjective mention whose answers accept the
+country's name beside the adjective ("the @placeholder chancellor": British, Britain,
+United Kingdom; "@placeholder women": Iraqi, Iraq). Both are on by default
+(`ReleaseConfig.answer_form_adjectives`). Case and a possessive ending are ignored. No mention (a row
 generated before the column, or from another source): no judgement.
 """
 import re
@@ -38,6 +44,7 @@ from typing import Optional
 
 from transforms.core.constants import PLACEHOLDER
 from transforms.curation.countries import country_form, country_of
+from transforms.curation.initialisms import is_initialism
 
 
 def form_key(text: str) -> str:
@@ -76,7 +83,7 @@ def demonym_mismatch(mention: str, answer: str) -> bool:
         return False
     m, a = form_key(mention), form_key(answer)
     if country_form(answer) == "name":
-        return _people(m)
+        return _people(m) or not is_initialism(answer)
     return _people(m) != _people(a)
 
 
@@ -129,19 +136,36 @@ def adjective_for_name(mention: str, answers, query: str,
             f"answers also accept the adjective {', '.join(repr(a) for a in adjectives)}")
 
 
+def name_for_adjective(mention: str, answers) -> Optional[str]:
+    """The country's names an answer set accepts beside its adjective for an adjective
+    mention ("Britain", "United Kingdom" for "the @placeholder chancellor", British),
+    else None. An initialism reads as a modifier ("the UK economy") and is no excess."""
+    code = country_of(mention or "")
+    if not code or country_form(mention) != "demonym" or _people(form_key(mention)):
+        return None
+    names = sorted({a for a in answers if country_of(a) == code
+                    and country_form(a) == "name" and not is_initialism(a)})
+    if not names or not any(fits(mention, a) for a in answers):
+        return None
+    return (f"the query's mention {mention!r} is the country's adjective, and the answers "
+            f"also accept the name {', '.join(repr(a) for a in names)}")
+
+
 def answer_form(row: dict, tokens=None, adjectives: bool = False) -> Optional[str]:
     """None when some answer fits the slot (or the row has no `mention`), else why not.
     `tokens`: the query's spaCy tokens (`lexical.Lemmas.queries`); `adjectives`: also
-    reject a country's name in a noun slot whose answers accept its adjective
-    (`adjective_for_name`; opt-in, `ReleaseConfig.answer_form_adjectives`)."""
+    reject an answer set that accepts a country's adjective for its name in a noun slot,
+    or its name for its adjective (`adjective_for_name`, `name_for_adjective`;
+    `ReleaseConfig.answer_form_adjectives`)."""
     mention = row.get("mention")
     answers = [a["text"] for a in row.get("answers") or ()]
     before_noun = attributive(row.get("query") or "", tokens)
     if not mention or not answers:
         return None
     if any(fits(mention, a, before_noun) for a in answers):
-        return adjectives and adjective_for_name(mention, answers, row.get("query") or "",
-                                                 before_noun) or None
+        return adjectives and (adjective_for_name(mention, answers, row.get("query") or "",
+                                                  before_noun)
+                               or name_for_adjective(mention, answers)) or None
     forms = sorted(set(answers))
     return (f"the query's mention {mention!r} has no answer of its form: "
             f"{', '.join(repr(a) for a in forms[:4])}")
