@@ -54,7 +54,10 @@ def test_only_award_and_a_rival_prize():
 def test_titled_person_skips_a_name_inside_a_longer_one():
     query = "Mr @placeholder said any gamer that wins a few tournaments will have a good year."
     one = row(GAMERS, query, "Philip Wride", GAMERS_ENTS, aliases=("Wride",))
-    assert "man_titled" in check_row(one).detail          # "Idol" of "Pop Idol" is no rival
+    # "Idol" of "Pop Idol" is no rival: no real person (fine types), no person at all by
+    # its votes (one PERSON-tagged word with no evidence of a person: person_evidence)
+    assert check_row(one).reason == "only_compatible_entity"
+    assert "man_titled" in fine_types.only_fine_entity(one)
     assert check_row(one, ReleaseConfig(only_compatible_entity=False)) is None
     two = row(GAMERS + " Said Mr Bysshe: \"Painkiller is a new game.\"", query,
               "Philip Wride", GAMERS_ENTS + [("Bysshe", "PERSON")], aliases=("Wride",))

@@ -13,10 +13,9 @@ organisation's word ("United", "plc", "Party") also votes ORG, one opening
 with a title ("Mr", "President") PERSON, a full name opening with a listed given name
 PERSON too ("Rio Ferdinand" tagged GPE), a country's name or demonym `COUNTRY` ("Iran",
 "British"); a PERSON-tagged name ending in a place's head noun ("Kevin Lynch Park") a
-place instead. An entity fits a
-cue when at least half its mentions vote for one of the cue's labels (a tie fits: an
-unclear rival still counts, so the rule rejects less). General English cues only, no
-gazetteer. Query cues: `quality.cues` and `ROLE_CUES` here (works, sides, parties, a
+place instead, a one-word one with no evidence of a person any other label
+(`person_evidence`). An entity fits a cue when at least half its mentions vote for one
+of the cue's labels (a tie fits: an unclear rival still counts). No gazetteer. Query cues: `quality.cues` and `ROLE_CUES` here (works, sides, parties, a
 quote's speaker); an entity the query names is no rival (`named_in_query`: its mention's
 words, or a surname one passage person carries, "Ms O'Neill"); a role word of the query
 written before the answer alone (`role_holder`) is a cue too, and so are links
@@ -33,6 +32,7 @@ from models.features import sentence_spans
 from transforms.curation.countries import country_of
 from transforms.curation.gender import given_name_gender
 from transforms.curation.names import CLUB_WORDS, GENERIC_ORG_WORDS, ORG_SUFFIXES
+from transforms.machine_filtering.person_evidence import person_votes
 from transforms.machine_filtering.query_names import named_countries
 from transforms.machine_filtering.vessels import called_a_thing
 from transforms.quality.aliases import PLACEHOLDER, clusters, plain
@@ -214,13 +214,16 @@ def mention_votes(row: dict) -> dict:
     name opening with a given name of the lists (`gender.given_name_gender`) votes PERSON
     too; a name NER tagged PERSON that ends in a place's head noun (`PLACE_HEADS`) votes
     a place instead, and an entity one of whose PERSON-tagged mentions the passage calls
-    a vessel or a programme (`vessels.called_a_thing`) a product."""
+    a vessel or a programme (`vessels.called_a_thing`) a product (`person_evidence`)."""
     passage = row.get("passage") or ""
     bounds = _sentence_bounds(passage)
     out, things = collections.defaultdict(list), set()
+    mentions, cues = collections.defaultdict(list), collections.defaultdict(list)
     for key, m in clusters(row):
         text = m.get("text") or ""
         cue = mention_cue(passage, m, bounds)
+        mentions[key].append(m)
+        cues[key].append(cue)
         vote = cue if cue is not None else frozenset({m.get("label")} - {None})
         words = text.lower().split()
         if given_name_gender(text.lower()):     # "Rio Ferdinand" tagged GPE: a person too
@@ -232,8 +235,8 @@ def mention_votes(row: dict) -> dict:
         out[key].append(vote | name_labels(text))
         if m.get("label") == "PERSON" and called_a_thing(passage, m):
             things.add(key)                    # a vessel or a programme, not a person
-    return {k: [v - PERSON | PRODUCT for v in vs] if k in things else vs
-            for k, vs in out.items()}
+    return {k: [v - PERSON | PRODUCT for v in vs] if k in things else
+            person_votes(passage, mentions[k], vs, cues[k], PERSON) for k, vs in out.items()}
 
 
 def fits(votes: list, labels: frozenset) -> bool:
