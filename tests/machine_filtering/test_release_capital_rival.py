@@ -17,7 +17,7 @@ ENTS = [("Hassan", "PERSON"), ("Care International", "ORG"), ("Iraq", "GPE"),
         ("Baghdad", "GPE"), ("Galloway", "PERSON"), ("George Galloway", "PERSON"),
         ("Labour", "ORG"), ("Al-Jazeera", "ORG"), ("Arabic", "NORP")]
 QUERY = "She also urged Care International to close its office in @placeholder."
-PASS = ReleaseConfig(answer_in_query=False, restates_words=False, neighbour_word=False,
+PASS = ReleaseConfig(only_country=False, answer_in_query=False, restates_words=False, neighbour_word=False,
                      only_entity_of_label=False, place_rival=False,
                      copied_context=False)
 

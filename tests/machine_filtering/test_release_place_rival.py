@@ -22,7 +22,7 @@ ROVER = ("The paper said Chinese officials had been irritated by Rover's disclos
 ENTS = [("Chinese", "NORP"), ("Rover", "ORG"), ("Shanghai Automotive Industry Corp", "ORG"),
         ("Shanghai Automotive", "ORG"), ("Shanghai", "GPE"), ("MG Rover", "ORG"),
         ("China", "GPE"), ("October", "DATE")]
-ONLY = ReleaseConfig(answer_in_query=False, incomplete_answers=False, copied_context=False,
+ONLY = ReleaseConfig(only_country=False, answer_in_query=False, incomplete_answers=False, copied_context=False,
                      only_compatible_entity=False, article_agreement=False,
                      shared_role_word=False, list_line=False, restates_words=False,
                      neighbour_word=False, capital_rival=False)

@@ -19,7 +19,7 @@ from transforms.quality import aliases, cues
 
 # the rules each test is about, without the two that read any small passage's
 # lone entity (`only_entity_of_label`) or left-out mention (`incomplete_answers`)
-BASE = ReleaseConfig(incomplete_answers=False, only_entity_of_label=False)
+BASE = ReleaseConfig(incomplete_answers=False, only_entity_of_label=False, only_country=False)
 
 pytestmark = pytest.mark.fast
 
@@ -74,6 +74,21 @@ def test_the_answers_country_in_another_form_is_written_in_the_query():
                                       "U.S.", ents)) is None
     assert aliases.alias_in_query(row(passage, "UK Sport and @placeholder officials met.",
                                       "U.S.", ents)) is None
+
+
+def test_an_answers_name_of_the_alias_lexicons_is_written_in_the_query():
+    # held-out CNN (fresh15 reader): "... drive @placeholder (Daesh) out" answered by ISIS
+    passage = "ISIS holds Tikrit, Iraqi officials said. The militants captured it last year."
+    ents = [("ISIS", "ORG"), ("Tikrit", "GPE"), ("Iraqi", "NORP")]
+    r = row(passage, "Iraqi forces aim to drive @placeholder (Daesh) out of Tikrit.",
+            "ISIS", ents)
+    assert aliases.alias_in_query(r) == ("Daesh", "lexicon")
+    assert check_row(r, BASE).reason == "answer_in_query"
+    # a party's nickname for the party, both ways; another party's is none
+    tories = row("The Conservatives won the seat.", "Top Tories said @placeholder had won.",
+                 "Conservatives", [("Conservatives", "NORP")])
+    assert aliases.alias_in_query(tories) == ("Tories", "lexicon")
+    assert aliases.alias_in_query(dict(tories, query="The GOP said @placeholder had won.")) is None
 
 
 def test_only_compatible_entity_needs_a_cue_and_one_entity_of_its_type():

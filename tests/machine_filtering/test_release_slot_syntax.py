@@ -50,7 +50,7 @@ def test_the_only_country_for_a_government_slot():
     why = check_row(one)
     # a city, rivers (LOC), a dam, the company: no country's government
     assert why.reason == "only_compatible_entity" and "government_modifier" in why.detail
-    assert check_row(one, ReleaseConfig(only_compatible_entity=False)) is None
+    assert check_row(one, ReleaseConfig(only_compatible_entity=False, only_country=False)) is None
     two = row(DAMS + " India has built more dams.", GOVERNMENT, "China",
               DAMS_ENTS + [("India", "GPE")], aliases=("Chinese",))
     assert slot_syntax.only_slot_entity(two) is None          # a second country

@@ -44,6 +44,11 @@ class ReleaseConfig:
               "its NER label (blind readers called 4 in 5 such items not good; "
               "docs/adversary.md)",
         flag="reject_only_entity_of_label")
+    only_country: bool = setting(
+        True, "release rule: reject a query whose answer is a country and the passage's "
+              "only country the query does not name (the finer label of "
+              "only_entity_of_label; held-out readers called such items trivial)",
+        flag="reject_only_country")
     article_agreement: bool = setting(
         True, "release rule: reject a query whose 'a'/'an' before the placeholder fits the "
               "answer's name and no other passage entity of its kind",

@@ -57,6 +57,8 @@ source sentence. Order, and why:
    the reverse (`metonymy.py`): a capital names its government in the news, so both fit.
 7d. `only_entity_of_label`: the answer is the only passage entity of its NER
    label (`quality.flags`): blind readers called four in five such items not good.
+7d'. `only_country`: the answer is a country and no other passage entity is one but those
+   the query names (`query_names.only_country`): only_entity_of_label's finer label.
 7e. `place_rival`: the slot is locative ("protests throughout @placeholder") and the
    answer is a country or US state the passage also names a city or state in (India,
    Jaipur; `places.py`, GeoNames): both places fit.
@@ -88,6 +90,7 @@ from transforms.machine_filtering import (
     metonymy,
     places,
     publisher,
+    query_names,
 )
 from transforms.machine_filtering.answer_form import answer_form
 from transforms.machine_filtering.entity_types import (
@@ -215,6 +218,8 @@ RELEASE_RULES = (
              r, ctx)))),
     Rule("only_entity_of_label", "only_entity_of_label",
          lambda r, ctx, c: _unless(c.only_entity_of_label, flags.lone_label_detail(r))),
+    Rule("only_country", "only_country",
+         lambda r, ctx, c: _unless(c.only_country, query_names.only_country(r))),
     Rule("place_rival", "place_rival",
          lambda r, ctx, c: _unless(c.place_rival, places.place_rival(r))),
     Rule("coordinated_rival", "coordinated_rival",

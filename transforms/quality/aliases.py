@@ -87,8 +87,9 @@ def name_parts(name: str) -> dict:
 
 
 def answer_aliases(row: dict) -> dict:
-    """{alias: form} of the answer: 'mention' (an answer text), 'title-stripped', and for
-    a person 'surname' and 'given name'; a text that is a mention is named so."""
+    """{alias: form} of the answer: 'mention' (an answer text), 'title-stripped', for
+    a person 'surname' and 'given name', and 'lexicon' (`lexicon_names`); a text that is a
+    mention is named so."""
     person = answer_label(row) == PERSON
     texts = sorted({plain(a["text"]) for a in row.get("answers") or ()}, key=len, reverse=True)
     bare = [_POSSESSIVE.sub("", t) if t.endswith(("'s", "'")) else t for t in texts]
@@ -100,7 +101,20 @@ def answer_aliases(row: dict) -> dict:
         if person:
             for form, alias in name_parts(stripped).items():
                 out.setdefault(alias, form)
+    for text in bare:                    # "Daesh" for ISIS, "GOP" for the Republicans
+        for name in lexicon_names(text):
+            out.setdefault(name, "lexicon")
     return out
+
+
+def lexicon_names(text: str) -> list:
+    """The other names the alias lexicons (`curation.aliases.party_names`: party
+    nicknames, organisations' name groups) give a text, as written in title case and in
+    capitals ("daesh" -> "Daesh", "DAESH")."""
+    from transforms.curation.aliases import PARTY_NICKNAMES, party_names
+    key = text.lower().removeprefix("the ").strip()
+    names = party_names(key) + tuple(n for n, full in PARTY_NICKNAMES.items() if key in full)
+    return [form for n in names for form in (n.title(), n.upper())]
 
 
 def _word_pattern(alias: str):
