@@ -25,6 +25,21 @@ fast = pytest.mark.fast
 
 
 @fast
+def test_the_articles_own_publisher_is_no_rival_of_its_label():
+    # held-out CNN (fresh15): "wrest control from @placeholder, which captured the city"
+    # answered by ISIS, the passage's only other organisation CNN of its dateline
+    text = "TIKRIT, Iraq (CNN) Iraqi forces pushed into Tikrit, which ISIS seized last year."
+    ents = [("Tikrit", "GPE"), ("Iraq", "GPE"), ("CNN", "ORG"), ("Iraqi", "NORP"),
+            ("ISIS", "ORG")]
+    r = dict(row(text, "Troops aim to wrest control from @placeholder.", "ISIS", ents),
+             source="cnn")
+    assert flags.only_entity_of_label(r) == "ORG"
+    # in a story of another publisher "CNN" is news about CNN, a rival like any other
+    assert flags.only_entity_of_label(dict(r, source="bbc")) is None
+    assert flags.only_entity_of_label(dict(r, source=None)) is None
+
+
+@fast
 def test_row_flags_on_real_sentences():
     alone = row(NEIGHBOUR, "The racket kept @placeholder awake.", "Emma Jackson",
                 NEIGHBOUR_ENTS)

@@ -34,3 +34,18 @@ def publisher_answer(row: dict) -> Optional[str]:
             return (f"the answer {text!r} is the publisher of the article "
                     f"({row.get('source')}): its dateline and stock phrases give it away")
     return None
+
+
+def publisher_keys(row: dict) -> set:
+    """Keys of the passage entities (alias clusters) every mention of which is the
+    article's own publisher ("CNN" in "(CNN)" of a CNN story). Never a released answer
+    (rule `publisher_answer`), so no reader's candidate either: `quality.flags.
+    only_entity_of_label` does not count it as a rival."""
+    from transforms.quality.aliases import clusters
+    names = _NAMES.get((row.get("source") or "").strip().lower())
+    if names is None:
+        return set()
+    texts = {}
+    for key, m in clusters(row):
+        texts.setdefault(key, []).append((m.get("text") or "").strip())
+    return {k for k, ts in texts.items() if k != "@answer" and all(names.match(t) for t in ts)}
