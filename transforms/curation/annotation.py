@@ -151,6 +151,8 @@ def _draft_from_doc(doc, entity_labels, text=None) -> _Draft:
 def line_starts(text: str, idx, words) -> list:
     """Indices of the tokens (character offsets `idx`, texts `words`) that open a line of
     `text`: a line break between a token and the one before it."""
+    if "\n" not in text:                # most segments: no token gap to read
+        return []
     return [k for k in range(1, len(idx))
             if "\n" in text[idx[k - 1] + len(words[k - 1]):idx[k]]]
 

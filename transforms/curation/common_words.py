@@ -114,8 +114,8 @@ def is_title_case_heading(text: str) -> bool:
     Trump on Twitter"), so the looser `split_names.is_title_case` would take its names'
     capitals for the heading's."""
     words = re.findall(r"[A-Za-z]+", text)
-    return (sum(len(w) >= 4 and w[0].isupper() for w in words) >= 2
-            and all(w[0].isupper() or w in HEADING_MINOR_WORDS for w in words))
+    return (all(w[0].isupper() or w in HEADING_MINOR_WORDS for w in words)   # stops early
+            and sum(len(w) >= 4 and w[0].isupper() for w in words) >= 2)
 
 
 def capitalised_by_position(text: str, start: int) -> bool:

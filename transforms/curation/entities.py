@@ -156,8 +156,10 @@ def titled_person(words: List[str]) -> int:
     Donald Trump"), then a name of two capitalised words or more; else 0. "General
     Motors", "Major League Baseball" and "Captain America" keep their names."""
     k = is_title_run(words, PERSON)
+    if not k:
+        return 0
     rest = [w.strip(".,") for w in words[k:]]
-    if not k or len(rest) < 2 or not all(_CAP.match(w[:1]) for w in rest):
+    if len(rest) < 2 or not all(_CAP.match(w[:1]) for w in rest):
         return 0
     if k >= 2 and any(w.strip(".,").lower() in TITLE_NOUNS for w in words[:k]):
         return k

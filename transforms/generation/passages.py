@@ -163,9 +163,13 @@ def cased_words(text: str, spans=()) -> list:
 def written_tokens(text: str, spans=()) -> list:
     """(token, barred) for the tokens of `text` as written: words and punctuation marks;
     a mark, or a word inside an entity mention (`spans`), is barred from n-grams."""
-    overlaps = _overlap_test(spans)
-    return [(m.group(), _ALNUM.search(m.group()) is None or overlaps(m.start(), m.end()))
-            for m in _TOKEN.finditer(text)]
+    overlaps = _overlap_test(spans) if spans else None
+    out = []
+    for m in _TOKEN.finditer(text):
+        token = m.group()
+        out.append((token, _ALNUM.search(token) is None
+                    or overlaps is not None and overlaps(*m.span())))
+    return out
 
 
 def written_ngrams(text: str, spans=(), n: int = 3):
@@ -177,8 +181,21 @@ def written_ngrams(text: str, spans=(), n: int = 3):
 
 def cased_ngrams(words, n):
     """The n-grams of `cased_words` output none of whose words lies in an entity."""
-    return (tuple(w for w, _ in words[i:i + n]) for i in range(len(words) - n + 1)
-            if not any(f for _, f in words[i:i + n]))
+    if n < 1:
+        return (tuple(w for w, _ in words[i:i + n]) for i in range(len(words) - n + 1)
+                if not any(f for _, f in words[i:i + n]))
+    return _clear_windows([w for w, _ in words], [f for _, f in words], n)
+
+
+def _clear_windows(texts, flags, n):
+    """tuple(texts[i:i + n]) for each i, in order, where no flag of flags[i:i + n] is true
+    (n >= 1): one pass counting the unflagged words since the last flag, instead of a
+    scan of every window's flags."""
+    run = 0
+    for j, f in enumerate(flags):
+        run = 0 if f else run + 1
+        if run >= n:
+            yield tuple(texts[j - n + 1:j + 1])
 
 
 def ngrams(words, n):
