@@ -31,6 +31,7 @@ from transforms.core.rules import Rule, rejections
 from transforms.curation.coref import normalise_name
 from transforms.curation.listings import is_label_line, is_list_intro
 from transforms.curation.promotions import find_promotions
+from transforms.quality import publishers
 from transforms.quality.aliases import (
     PLACEHOLDER,
     PLACES,
@@ -65,13 +66,12 @@ _PROMOTION = re.compile(
 def only_entity_of_label(row: dict) -> Optional[str]:
     """The answer's label when no other passage entity has it, else None. The article's
     own publisher ("CNN" of "(CNN)" in a CNN story) is no rival: it is never a released
-    answer (`machine_filtering.publisher.publisher_keys`)."""
-    from transforms.machine_filtering.publisher import publisher_keys
+    answer (`publishers.publisher_keys`)."""
     labels = cluster_labels(row)
     label = labels.get("@answer")
     if label is None or not any(v == label for k, v in labels.items() if k != "@answer"):
         return label
-    own = publisher_keys(row)
+    own = publishers.publisher_keys(row)
     if any(v == label for k, v in labels.items() if k != "@answer" and k not in own):
         return None
     return label
