@@ -22,8 +22,8 @@ ROVER = ("The paper said Chinese officials had been irritated by Rover's disclos
 ENTS = [("Chinese", "NORP"), ("Rover", "ORG"), ("Shanghai Automotive Industry Corp", "ORG"),
         ("Shanghai Automotive", "ORG"), ("Shanghai", "GPE"), ("MG Rover", "ORG"),
         ("China", "GPE"), ("October", "DATE")]
-ONLY = ReleaseConfig(only_country=False, answer_in_query=False, incomplete_answers=False, copied_context=False,
-                     only_compatible_entity=False, article_agreement=False,
+ONLY = ReleaseConfig(only_country=False, answer_in_query=False, incomplete_answers=False,
+                     copied_context=False, only_compatible_entity=False, article_agreement=False,
                      shared_role_word=False, list_line=False, restates_words=False,
                      neighbour_word=False, capital_rival=False)
 
@@ -90,3 +90,18 @@ def test_a_modifier_slot_or_a_dateline_city_is_no_rival():
                 "Rover built cars in @placeholder.", "China",
                 [("Shanghai", "GPE"), ("SHANGHAI", "GPE"), ("China", "GPE"), ("Rover", "ORG")])
     assert place_rival(dated) is None
+
+
+def test_an_event_named_by_its_city_fits_its_state_too():
+    # held-out CNN (fresh16): "he wasn't surprised about the @placeholder raid" answered
+    # by Houston, the passage's "Houston, Texas" making "the Texas raid" as right
+    text = ("Police raided a condo in Houston, Texas, on Friday. The U.S. attorney said the "
+            "suspect was in custody.")
+    ents = [("Houston", "GPE"), ("Texas", "GPE"), ("U.S.", "GPE")]
+    query = "He said he wasn't surprised about the @placeholder raid either."
+    assert locative_slot(query) and not locative_slot("the @placeholder government")
+    assert "'Texas'" in place_rival(row(text, query, "Houston", ents))
+    # a whole country is no event's place ("the U.S. raid"), and no article, no event
+    assert place_rival(row(text.replace(", Texas,", ""), query, "Houston",
+                           [("Houston", "GPE"), ("U.S.", "GPE")])) is None
+    assert not locative_slot("He saw @placeholder raid the condo.")

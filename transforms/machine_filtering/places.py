@@ -7,6 +7,8 @@ chooses between them. Release rule `place_rival` (issue 32, ambiguous items).
   "from", "near", "across", "outside" ...) and followed by punctuation or a function word
   (`FOLLOWERS`), or in "@placeholder-based". Not after "of", not a possessor or modifier:
   "the mayor of @placeholder", "in @placeholder state", "to @placeholder's farm sector".
+  Or the slot names where an event happened ("the @placeholder raid"): there a city and
+  its US state or UK nation fit, a whole country does not ("the U.S. shooting").
 - The answer is a country, UK nation or US state, and the passage names, as another place
   entity (GPE, LOC), a city or state that lies in it ("protests throughout @placeholder":
   India, with Jaipur in the passage); or the reverse, the answer a city and the passage
@@ -71,9 +73,23 @@ def contains(outer: tuple, inner: tuple) -> bool:
     return False
 
 
+def _regional(place: tuple) -> bool:
+    """A US state or a UK nation: an event's place as well as its city; a whole country
+    is not ("the Texas raid" reads as "the Houston raid", "the U.S. shooting" does not)."""
+    return place[0] == "state" or (place[0] == "country" and place[1] in _UK_NATIONS)
+
+
+# an event named by where it happened ("the @placeholder raid": Houston or Texas)
+_EVENT_AFTER = re.compile(
+    r"^\s+(?:raids?|attacks?|shootings?|bombings?|blasts?|explosions?|crash(?:es)?|fires?|"
+    r"protests?|riots?|rall(?:y|ies)|earthquakes?|floods?|massacres?|siege|stand-?off|"
+    r"killings?|murders?|derailment|rampage|outbreak|demonstrations?|marathon)\b")
+
+
 def locative_slot(query: str) -> bool:
     """The placeholder after a place preposition and not a modifier of the next word ("in
-    @placeholder state", "to @placeholder credibility"), or in "@placeholder-based"."""
+    @placeholder state", "to @placeholder credibility"), or in "@placeholder-based", or
+    naming where an event happened ("the @placeholder raid", `_EVENT_AFTER`)."""
     at = query.find("@placeholder")
     if at < 0:
         return False
@@ -82,6 +98,9 @@ def locative_slot(query: str) -> bool:
         return False                      # "to @placeholder's farm sector": a possessor
     if rest.lower().startswith("-based"):
         return True
+    if _EVENT_AFTER.match(rest) and re.search(r"\b(?:the|a|an|this|last year's|that)\s+$",
+                                             query[:at], re.IGNORECASE):
+        return True                       # "the @placeholder raid": where it happened
     m = _BEFORE.search(query[:at])
     if not m or m.group(1).lower() not in LOCATIVE:
         return False
@@ -96,6 +115,8 @@ def place_rival(row: dict) -> Optional[str]:
         return None
     answers = sorted({a["text"] for a in row.get("answers") or ()})
     found = [(a, p) for a in answers if (p := place_of(a))]
+    if _EVENT_AFTER.match(query[query.find(PLACEHOLDER) + len(PLACEHOLDER):]):
+        found = [(a, p) for a, p in found if p[0] == "city" or _regional(p)]
     places = [(a, p) for a, p in found if p[0] != "city"]
     cities = [(a, p) for a, p in found if p[0] == "city"] if not _APPOSITION.match(
         query[query.find(PLACEHOLDER) + len(PLACEHOLDER):]) else []
@@ -109,8 +130,10 @@ def place_rival(row: dict) -> Optional[str]:
                 or e.get("start", 0) < filed or text.lower() in q):
             continue
         other = place_of(text)
-        if other is None:
-            continue
+        if other is None or (found and _EVENT_AFTER.match(
+                query[query.find(PLACEHOLDER) + len(PLACEHOLDER):]) and other[0] != "city"
+                and not _regional(other)):
+            continue                      # "the U.S. shooting" does not read as "San Jose"
         for name, p in places:
             if contains(p, other):
                 return (f"{text!r}, a place in {name!r}, is in the passage: either fits the "
