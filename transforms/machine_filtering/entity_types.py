@@ -1,8 +1,7 @@
 """The type of a passage entity as a reader takes it, not NER's label alone (issue 32):
 for the release rule `only_compatible_entity`, which counts the passage entities a query's
-type cue fits. NER mislabels rivals ("Austria" or "Telekom Austria" tagged PERSON, a club
-tagged PERSON, a person tagged ORG), and a count by label then finds rivals that are not
-there, or misses ones that are.
+type cue fits. NER mislabels rivals ("Austria" tagged PERSON, a club tagged PERSON, a
+person tagged ORG): a count by label finds rivals that are not there, or misses some.
 
 Each mention of an entity (alias cluster, `quality.aliases.clusters`) votes for the labels
 it may carry: the cue its own passage sentence gives it (`quality.cues` but the pronoun
@@ -218,12 +217,11 @@ def mention_votes(row: dict) -> dict:
     passage = row.get("passage") or ""
     bounds = _sentence_bounds(passage)
     out, things = collections.defaultdict(list), set()
-    mentions, cues = collections.defaultdict(list), collections.defaultdict(list)
+    cued = collections.defaultdict(list)            # key -> [(mention, its cue)]
     for key, m in clusters(row):
         text = m.get("text") or ""
         cue = mention_cue(passage, m, bounds)
-        mentions[key].append(m)
-        cues[key].append(cue)
+        cued[key].append((m, cue))
         vote = cue if cue is not None else frozenset({m.get("label")} - {None})
         words = text.lower().split()
         if given_name_gender(text.lower()):     # "Rio Ferdinand" tagged GPE: a person too
@@ -236,7 +234,7 @@ def mention_votes(row: dict) -> dict:
         if m.get("label") == "PERSON" and called_a_thing(passage, m):
             things.add(key)                    # a vessel or a programme, not a person
     return {k: [v - PERSON | PRODUCT for v in vs] if k in things else
-            person_votes(passage, mentions[k], vs, cues[k], PERSON) for k, vs in out.items()}
+            person_votes(passage, cued[k], vs, PERSON) for k, vs in out.items()}
 
 
 def fits(votes: list, labels: frozenset) -> bool:

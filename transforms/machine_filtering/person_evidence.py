@@ -58,10 +58,9 @@ def unproven_person(passage: str, mentions: list, cue_votes: list, person: froze
     return True
 
 
-def person_votes(passage: str, mentions: list, votes: list, cue_votes: list,
-                 person: frozenset) -> list:
+def person_votes(passage: str, cued: list, votes: list, person: frozenset) -> list:
     """The mentions' votes, with PERSON traded for every other label where the entity is
-    an unproven person."""
-    if not unproven_person(passage, mentions, cue_votes, person):
+    an unproven person; `cued`: [(mention, its cue labels or None)]."""
+    if not unproven_person(passage, [m for m, _ in cued], [c for _, c in cued], person):
         return votes
     return [v - person | NOT_PERSON if v & person else v for v in votes]
