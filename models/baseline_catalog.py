@@ -43,7 +43,8 @@ CATALOG = {
     "reader": Baseline(
         "held-out reader",
         "frozen all-MiniLM-L6-v2: each candidate fills the placeholder and the filled query "
-        "closest (cosine) to a passage sentence wins; never trained, never used by the filter",
+        "closest (cosine) to a passage sentence wins; never trained, never an adversary (the "
+        "release rule restates_passage, when on, reads the same encoder)",
         False, True),
 }
 EVALUATE = tuple(name for name, b in CATALOG.items() if b.in_evaluate)

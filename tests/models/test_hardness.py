@@ -272,4 +272,9 @@ def test_report_cells_carry_n_and_intervals_and_small_cells_are_marked():
     ref = rep["record"]["dev"]
     assert f"| dev | {ref['queries']:,} | {ref['most_frequent_share']:.2f} [" in card
     assert "github:sheng-z/ReCoRD-explorer" in card
+    assert "a reader the adversarial filter never used" in card
+    # where the release rule restates_passage read the same encoder, the card says so
+    shared = "\n".join(hardness_lines({"hardness": rep, "filter": {"restates_passage": True}}))
+    assert "a reader the adversarial filter never used" not in shared
+    assert "partly measures that rule" in shared
     assert hardness_lines({"hardness": None}) == []

@@ -120,7 +120,10 @@ def meta(metas: list, paths, settings=None) -> dict:
             "adversary": getattr(settings, "adversary_kind", "kfold"),
             "balance": getattr(settings, "balance", None),
             "model": metas[0]["model"] if metas else None, "folds": len(metas),
-            "candidates": paths.candidates}
+            "candidates": paths.candidates,
+            # the release rule that reads the hardness reader's encoder (docs/adversary.md)
+            "restates_passage": bool(getattr(getattr(settings, "release", None),
+                                             "restates_passage", False))}
 
 
 def per_fold(stats: dict) -> dict:

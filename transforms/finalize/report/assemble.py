@@ -88,7 +88,7 @@ def build_stats(flat, figures, shards, exported, upstream, meta, hardness=None) 
         "articles": fate_summary(flat),
         "adversary": without_run_details(upstream.get("train_folds")),
         "filter": {k: (upstream.get("adversarial_filter") or {}).get(k)
-                   for k in ("adversary", "balance")},
+                   for k in ("adversary", "balance", "restates_passage")},
         "shards": {s: {"files": shard_files[s],
                        "rows": sum(n for split, _, n in shards if split == s)} for s in SPLITS},
         "exports": {s: dict(zip(("passages", "queries"), dict(exported).get(s, (0, 0))))

@@ -200,9 +200,13 @@ def hardness_lines(stats: dict) -> list:
     if not h:
         return []
     iv = h.get("interval") or {}
+    shared = bool((stats.get("filter") or {}).get("restates_passage"))
+    reader = ("of a reader whose encoder (frozen MiniLM) the release rule `restates_passage` "
+              "also used, so its drop from candidates to release partly measures that rule, "
+              if shared else "of a reader the adversarial filter never used, ")
     lines = ["## Hardness", "",
-             "ReCoRD EM / F1 (x100, the official metric) of shortcuts and of a reader the "
-             "adversarial filter never used, on every candidate query of a split's articles, "
+             "ReCoRD EM / F1 (x100, the official metric) of shortcuts and " + reader +
+             "on every candidate query of a split's articles, "
              "on those the filter dropped, and on the released queries; in brackets the "
              f"{iv.get('level', 95)}% interval of EM ({iv.get('method', 'bootstrap')}, "
              f"{iv.get('replicates', '?')} replicates, weights seeded by query id); n is the "
