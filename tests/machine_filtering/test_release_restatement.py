@@ -56,8 +56,7 @@ def test_restates_passage_needs_similarity_and_a_lead_over_other_sentences():
     assert check_row(r, on, Restatement(0.50, 0.30, "s")) is None   # not close
     assert check_row(r, on, Restatement(0.70, 0.02, "s")) is None   # theme only
     assert check_row(r, on) is None                                  # unmeasured
-    assert ReleaseConfig().restates_passage is True       # on by default since round 14
-    assert check_row(r, ReleaseConfig(restates_passage=False), close) is None
+    assert check_row(r, ReleaseConfig(), close) is None    # off by default: the report's reader
     assert ReleaseConfig(restatement_similarity=1.5).problems()
     released, rejected = release_passage([r], on, {r["id"]: close})
     assert not released and rejected[0][1].reason == "restates_passage"

@@ -95,10 +95,11 @@ class ReleaseConfig:
               "('A, B and C') with another entity of its label (both fit)",
         flag="reject_coordinated_rival")
     restates_passage: bool = setting(
-        True, "release rule: reject a query that one passage sentence holding the answer "
-              "says again (frozen MiniLM cosine, the answer masked in both); the hardness "
-              "report's held-out reader is the same encoder, and the card says so "
-              "(docs/adversary.md)",
+        False, "release rule (opt-in): reject a query that one passage sentence holding the "
+               "answer says again (frozen MiniLM cosine, the answer masked in both); off by "
+               "default: the hardness report's held-out reader is the same encoder (the card "
+               "then says so) and it raised the passage-only shortcut on the real corpus "
+               "(docs/adversary.md)",
         flag="reject_restates_passage")
     restatement_similarity: float = setting(
         0.55, "release rule restates_passage: the least cosine of the query with an answer "
