@@ -115,11 +115,13 @@ def place_rival(row: dict) -> Optional[str]:
         return None
     answers = sorted({a["text"] for a in row.get("answers") or ()})
     found = [(a, p) for a in answers if (p := place_of(a))]
-    if _EVENT_AFTER.match(query[query.find(PLACEHOLDER) + len(PLACEHOLDER):]):
+    after = query[query.find(PLACEHOLDER) + len(PLACEHOLDER):]
+    event = _EVENT_AFTER.match(after) is not None     # "the @placeholder raid"
+    if event:
         found = [(a, p) for a, p in found if p[0] == "city" or _regional(p)]
     places = [(a, p) for a, p in found if p[0] != "city"]
     cities = [(a, p) for a, p in found if p[0] == "city"] if not _APPOSITION.match(
-        query[query.find(PLACEHOLDER) + len(PLACEHOLDER):]) else []
+        after) else []
     if not places and not cities:
         return None
     filed = dateline_end(row.get("passage") or "")
@@ -130,9 +132,7 @@ def place_rival(row: dict) -> Optional[str]:
                 or e.get("start", 0) < filed or text.lower() in q):
             continue
         other = place_of(text)
-        if other is None or (found and _EVENT_AFTER.match(
-                query[query.find(PLACEHOLDER) + len(PLACEHOLDER):]) and other[0] != "city"
-                and not _regional(other)):
+        if other is None or (event and other[0] != "city" and not _regional(other)):
             continue                      # "the U.S. shooting" does not read as "San Jose"
         for name, p in places:
             if contains(p, other):
