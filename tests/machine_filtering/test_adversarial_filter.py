@@ -159,7 +159,8 @@ def test_every_candidate_is_scored_or_errored_and_counted(filtered):
         "answer_in_query", "copied_context", "only_compatible_entity", "article_agreement",
         "shared_role_word", "restates_passage", "sibling_query", "list_line",
         "restates_words", "neighbour_word", "capital_rival", "incomplete_answers", "only_entity_of_label",
-        "answer_form", "place_rival", "coordinated_rival", "publisher_answer", "only_country"}
+        "answer_form", "place_rival", "coordinated_rival", "publisher_answer", "only_country",
+        "only_of_kind"}
     assert all(r["detail"] for r in released_out.values()) and released_out
     release = stats["stages"]["release"]
     assert release["in"] == stats["stages"]["adversary"]["out"] == len(left)

@@ -49,6 +49,11 @@ class ReleaseConfig:
               "only country the query does not name (the finer label of "
               "only_entity_of_label; held-out readers called such items trivial)",
         flag="reject_only_country")
+    only_of_kind: bool = setting(
+        True, "release rule: reject a query whose answer is a party, an armed group or a "
+              "named storm and the passage's only one the query does not name (held-out "
+              "readers called such items trivial: 'ISIS is the only militant group')",
+        flag="reject_only_of_kind")
     article_agreement: bool = setting(
         True, "release rule: reject a query whose 'a'/'an' before the placeholder fits the "
               "answer's name and no other passage entity of its kind",

@@ -59,6 +59,8 @@ source sentence. Order, and why:
    label (`quality.flags`): blind readers called four in five such items not good.
 7d'. `only_country`: the answer is a country and no other passage entity is one but those
    the query names (`query_names.only_country`): only_entity_of_label's finer label.
+7d''. `only_of_kind`: the same for a party, an armed group or a named storm, whatever NER's
+   label (ISIS the only armed group beside CNN; `closed_kinds.py`).
 7e. `place_rival`: the slot is locative ("protests throughout @placeholder") and the
    answer is a country or US state the passage also names a city or state in (India,
    Jaipur; `places.py`, GeoNames): both places fit.
@@ -85,6 +87,7 @@ from transforms.core.components import index_groups
 from transforms.core.hashing import stable_hash
 from transforms.core.rules import Rule, first_rejection
 from transforms.machine_filtering import (
+    closed_kinds,
     coordination,
     lexical,
     metonymy,
@@ -220,6 +223,8 @@ RELEASE_RULES = (
          lambda r, ctx, c: _unless(c.only_entity_of_label, flags.lone_label_detail(r))),
     Rule("only_country", "only_country",
          lambda r, ctx, c: _unless(c.only_country, query_names.only_country(r))),
+    Rule("only_of_kind", "only_of_kind",
+         lambda r, ctx, c: _unless(c.only_of_kind, closed_kinds.only_of_kind(r))),
     Rule("place_rival", "place_rival",
          lambda r, ctx, c: _unless(c.place_rival, places.place_rival(r))),
     Rule("coordinated_rival", "coordinated_rival",
