@@ -20,7 +20,8 @@ Pure functions; each rule is in `RULES` with its reason.
 - a name and the name the text says it had before or takes next are one entity:
   "MCI, which was formerly known as Worldcom", "Formerly known as Worldcom, MCI ...",
   "Sports Entertainment Enterprises, which is to be renamed CFX", "UAL Inc said it would
-  drop the company's new name, Allegis" (`renamed_aliases`: the two mentions next to
+  drop the company's new name, Allegis", "al Qaeda in the Arabian Peninsula, also known
+  as AQAP", "Mohammed Emwazi, dubbed Jihadi John" (`renamed_aliases`: the two mentions next to
   each other around the words, or, for "the company's / its new name, X", the nearest
   organisation before it in the segment with no other between);
 - a name and the peerage title set after it with a comma are one person: "Camilla,
@@ -162,7 +163,8 @@ RULES = (
     AliasRule("name_group", "an organisation's names that share no words or initials "
               "(ISIS, Islamic State, ISIL, Daesh) are one entity (a lexicon)"),
     AliasRule("maker_prefix", "a name made of two names of the article joins neither"),
-    AliasRule("renamed", "a name and the name the text says it had or takes are one entity"),
+    AliasRule("renamed", "a name and the name the text says it had, takes or also goes by "
+              "(\"also known as\", \"aka\", \"dubbed\") are one entity"),
 )
 
 
@@ -174,6 +176,13 @@ _RENAMED_GAP = re.compile(
     r"|(?:,|\s+[-–—]|\s+\()\s*" + _RELATIVE +
     r"(?:(?:formerly|previously|once|originally) (?:known as|called|named)|renamed(?: as)?"
     r"|rebranded(?: as)?|re-named|now (?:called|known as)))\s+(?:the\s+)?$", re.IGNORECASE)
+# "A, also known as B", "A (aka B)": the comma, dash or bracket again ("a group known as"
+# with no comma names the group's kind, not a second name of a mention)
+_AKA_GAP = re.compile(
+    r"^(?:,|\s+[-–—]|\s+\()\s*(?:(?:which|who) (?:is|are|was|were) )?(?:(?:also|better|"
+    r"otherwise|commonly|popularly|widely) known as|known as|a\.?k\.?a\.?|nicknamed|dubbed)"
+    r"\s+(?:the\s+)?[\"'“‘]?$", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"^['’]s?\b")
 _FORMERLY_BEFORE = re.compile(r"(?:^|[.!?]\s+)(?:formerly|previously|once|originally) "
                               r"(?:known as|called|named) (?:the )?$", re.IGNORECASE)
 _NEW_NAME = re.compile(r"(?:\bthe (?:company|firm|group|airline|bank|club|band|party|"
@@ -193,13 +202,16 @@ def renamed_labels_agree(a: str, b: str) -> bool:
 
 def renamed_aliases(text: str, mentions: Iterable) -> List[Tuple[tuple, tuple]]:
     """((name, label), (other name, label)) for each "A, formerly known as B", "A,
-    renamed B", "Formerly known as B, A", and "A ... the company's new name, B" (A the
+    renamed B", "A, also known as B" (not "A, known as B's deputy"), "Formerly known as
+    B, A", and "A ... the company's new name, B" (A the
     nearest organisation before, within `MAX_NEW_NAME_REACH` characters, none between):
     `mentions` are objects with start, end, text, label."""
     ms = sorted(mentions, key=lambda m: (m.start, m.end))
     out = []
     for a, b in zip(ms, ms[1:]):
-        if _RENAMED_GAP.match(text[a.end:b.start]) and renamed_labels_agree(a.label, b.label):
+        gap = text[a.end:b.start]
+        if (_RENAMED_GAP.match(gap) or (_AKA_GAP.match(gap) and not _POSSESSIVE.match(
+                text[b.end:b.end + 2]))) and renamed_labels_agree(a.label, b.label):
             out.append(((a.text, a.label), (b.text, b.label)))     # "MCI, formerly ..."
         elif b.start == a.end + 2 and text[a.end:b.start] == ", " \
                 and _FORMERLY_BEFORE.search(text[max(0, a.start - 40):a.start]) \
