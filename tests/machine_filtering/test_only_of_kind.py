@@ -100,7 +100,7 @@ def test_a_competition_the_query_names_is_no_rival():
     ("UVA", "", is_school, False),                 # no name words: the lexicon is silent
 ])
 def test_kind_tests(text, before, kind, expected):
-    assert kind(text, before, "") is expected
+    assert kind(text, before) is expected
 
 
 def test_mention_kinds_reads_the_passage_before_the_mention():

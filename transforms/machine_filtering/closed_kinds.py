@@ -63,7 +63,7 @@ def _singular(key: str) -> str:
     return key[:-1] if key.endswith("s") and not key.endswith("ss") else key
 
 
-def is_party(text: str, before: str, after: str) -> bool:
+def is_party(text: str, before: str) -> bool:
     """A political party: a name of `PARTIES` ("Tories", "Republicans", "GOP"), or a name
     ending in "Party" ("the Communist Party")."""
     key = _key(text)
@@ -71,25 +71,25 @@ def is_party(text: str, before: str, after: str) -> bool:
         key.endswith(" party") and text[:1].isupper())
 
 
-def is_storm(text: str, before: str, after: str) -> bool:
+def is_storm(text: str, before: str) -> bool:
     """A named storm: "Cyclone Pam" (the designation is no part of the name, so it stands
     before the mention) or a mention that keeps it."""
     return bool(_BEFORE_STORM.search(before)) or bool(_STORM_NAME.match(text))
 
 
-def is_ethnic_group(text: str, before: str, after: str) -> bool:
+def is_ethnic_group(text: str, before: str) -> bool:
     """An ethnic group: a name of `ETHNIC_GROUPS` ("Latinos", "Kurds")."""
     key = _key(text)
     return key in ETHNIC_GROUPS or _singular(key) in ETHNIC_GROUPS
 
 
-def is_competition(text: str, before: str, after: str) -> bool:
+def is_competition(text: str, before: str) -> bool:
     """A sports competition by its name's last words: "Champions League", "Ryder Cup",
     "U.S. Open", "Boston Marathon", "the Olympics"."""
     return bool(_COMPETITION.search(text.strip()))
 
 
-def is_school(text: str, before: str, after: str) -> bool:
+def is_school(text: str, before: str) -> bool:
     """A university or school by its name's words: "Liberty University", "University of
     Virginia", "Columbine High School"."""
     return bool(_SCHOOL.search(text.strip()))
@@ -97,7 +97,7 @@ def is_school(text: str, before: str, after: str) -> bool:
 
 class Kind(NamedTuple):
     name: str
-    test: Callable[[str, str, str], bool]
+    test: Callable[[str, str], bool]
     reason: str
 
 
@@ -114,18 +114,17 @@ KINDS = (
 
 
 def mention_kinds(mention: dict, passage: str) -> set:
-    """The names of `KINDS` one passage mention is, by its words and the words around it."""
-    start, end = mention.get("start"), mention.get("end")
+    """The names of `KINDS` one passage mention is, by its words and the words before it."""
+    start = mention.get("start")
     text = mention.get("text") or ""
     before = passage[max(0, start - _CONTEXT):start] if isinstance(start, int) else ""
-    after = passage[end:end + _CONTEXT] if isinstance(end, int) else ""
-    return {k.name for k in KINDS if k.test(text, before, after)}
+    return {k.name for k in KINDS if k.test(text, before)}
 
 
 def only_of_kind(row: dict) -> Optional[str]:
     """Release rule `only_of_kind`: the answer is of a closed kind (`KINDS`) and no other
-    passage entity (alias cluster) is of it but those the query names ("ISIS" the only
-    armed group; "Democrats" the only party beside the "Republicans" the query names).
+    passage entity (alias cluster) is of it but those the query names ("Democrats" the only
+    party beside the "Republicans" the query names; "Cyclone Pam" the only storm).
     None when another entity of the kind stands beside it."""
     passage = row.get("passage") or ""
     kinds = collections.defaultdict(set)
