@@ -143,6 +143,20 @@ def test_broken_highlights_are_joined_and_fragments_dropped():
         "Fire crews were called at 2 a.m., police say",
         "Burn center in U.S. has offered treatment until May",
         "The school will reopen next week")
+    # a verb's particle ends a whole CNN bullet (fresh17, "Inside Politics"); a line broken
+    # after a preposition still joins
+    bullets = ["A signal that Marco Rubio is close to jumping in",
+               "John Boehner trying to get the House back on track",
+               "Newt Gingrich on why Hillary Clinton won't be president"]
+    assert clean_highlights(bullets) == tuple(bullets)
+    assert clean_highlights(["Fans queued for hours to see the club's new signing in",
+                             "the rain outside Old Trafford"]) == (
+        "Fans queued for hours to see the club's new signing in the rain outside Old "
+        "Trafford",)
+    assert clean_highlights(["Police say the man was last seen driving in",
+                             "Birmingham city centre on Friday night"]) == (
+        "Police say the man was last seen driving in Birmingham city centre on Friday "
+        "night",)
 
 
 @pytest.mark.fast

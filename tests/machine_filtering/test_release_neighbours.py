@@ -133,3 +133,39 @@ def test_a_partner_paired_with_two_entities_or_with_none_gives_nothing_away():
     assert neighbours.coordinated_partner(q) is None        # Carver paired with nobody
     q = row(DERBY, "He left out @placeholder on the night.", "Duncan Ferguson", DERBY_ENTS)
     assert neighbours.coordinated_partner(q) is None
+
+
+LAUSANNE = ("Lausanne, Switzerland (CNN) Negotiators face a Tuesday deadline. Iran wants "
+            "sanctions lifted at once, while U.S. officials want them phased. Secretary of "
+            "State John Kerry met his counterpart in Lausanne, CNN reported.")
+LAUSANNE_ENTS = [("Lausanne", "GPE"), ("Switzerland", "GPE"), ("CNN", "ORG"), ("Iran", "GPE"),
+                 ("U.S.", "GPE"), ("John Kerry", "PERSON")]
+
+
+def test_the_only_entity_that_takes_the_is_rejected():
+    q = {**row(LAUSANNE, "It is unclear what form it would take, and the @placeholder and "
+               "Iran have varying needs.", "U.S.", LAUSANNE_ENTS, qid="p1-005-00"),
+         "source": "cnn"}      # the article's own publisher is no rival
+    assert "takes 'the'" in neighbours.definite_agreement(q, {"country:ir"})
+    # Iran unnamed by the query is a place that never takes "the": still no rival
+    assert neighbours.definite_agreement(q) is not None
+    why = check_row(q, ReleaseConfig(only_country=False, capital_rival=False))
+    assert why is not None and why.reason == "article_agreement" and "'the" in why.detail
+    # "the" before a noun the placeholder modifies: any country fits
+    mod = row(LAUSANNE, "The @placeholder economy would gain from a deal with Iran.", "U.S.",
+              LAUSANNE_ENTS)
+    assert neighbours.definite_agreement(mod) is None
+    # an organisation may take "the" too ("the IAEA"): a rival, so no verdict
+    rival = row(LAUSANNE + " The IAEA said inspections would go on.", q["query"], "U.S.",
+                LAUSANNE_ENTS + [("IAEA", "ORG")])
+    assert neighbours.definite_agreement({**rival, "source": "cnn"}) is None
+    # from an unknown publisher, CNN is an organisation like any other: a rival
+    assert neighbours.definite_agreement({**q, "source": ""}) is None
+
+
+@pytest.mark.parametrize("after,expected", [
+    (" and its allies", True), (" economy grew", False), ("'s envoy", False), (".", True),
+    (" said", True), ("", True),
+])
+def test_a_name_heads_its_phrase(after, expected):
+    assert neighbours.heads_its_phrase(after) is expected

@@ -9,7 +9,8 @@ goes, each with its reason (clean.py counts them with the pieces it drops):
 - a bullet broken mid-sentence over several `@highlight` lines is joined again
   (`highlight_rejoined`): the next line opens with a lower-case word or a joining mark,
   the line ends where no sentence can (a joining word or mark, lower case: "the", "of",
-  ","), or two
+  ","; not a verb's particle before a bullet of its own: "... close to jumping in" /
+  "John Boehner trying to ...", `ends_with_particle`), or two
   fragments of at most two words follow each other ("Manchester" / "United"); never
   before a whole sentence that opens as sentences do ("There is no doubt ...",
   `is_whole_sentence`), whatever the line before ends with;
@@ -39,6 +40,17 @@ JOINING = frozenset({
     "onto", "about", "as", "than", "and", "or", "but", "nor", "his", "their", "its", "my",
     "our", "your", "this", "these", "those", "who", "whom", "whose", "which", "that"})
 FRAGMENT_WORDS = 2
+# "in" and "on" after the -ing form of a verb whose particle they often are end a bullet
+# ("A signal that Marco Rubio is close to jumping in", a CNN bullet); after another verb
+# they are prepositions ("driving in" / "Birmingham city centre" is one broken bullet)
+PARTICLE_VERBS = {
+    "in": frozenset({"jump", "weigh", "step", "chip", "pitch", "move", "cave", "kick",
+                     "check", "sign", "log", "tune", "fill", "give", "join", "settle",
+                     "sink", "close", "set", "pour", "roll", "butt", "cash", "zero",
+                     "dig", "rein", "phase", "factor", "lock", "box", "hem", "wade"}),
+    "on": frozenset({"move", "carry", "hold", "catch", "log", "sign", "press", "soldier",
+                     "hang", "egg", "cheer", "spur", "urge", "lean", "pile", "weigh"}),
+}
 _TERMINAL = re.compile(r"[.!?…]['\"’”)\]]*$")
 _JOINING_START = tuple(",;:)-–—")
 
@@ -55,9 +67,29 @@ def continues(previous: str, line: str) -> bool:
     if is_whole_sentence(line):
         return False      # a title and the lead: "... slow to catch on" / "There is ..."
     if line[:1].islower() or line.startswith(_JOINING_START) \
-            or previous.endswith(JOINING_MARKS) or last in JOINING:
+            or previous.endswith(JOINING_MARKS):
         return True
+    if last in JOINING:
+        return not ends_with_particle(previous, line)
     return _words(previous) <= FRAGMENT_WORDS and _words(line) <= FRAGMENT_WORDS
+
+
+def _ing_stems(word: str) -> tuple:
+    """The verbs an -ing form can be: "jumping" -> jump, "stepping" -> step, "moving" ->
+    move."""
+    stem = word[:-3].lower()
+    return stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem
+
+
+def ends_with_particle(previous: str, line: str) -> bool:
+    """`previous` ends with a verb's particle ("... close to jumping in") and `line` opens
+    a bullet of its own (a capital, three words or more: "John Boehner trying to get the
+    House back on track"): two bullets, not one broken."""
+    words = previous.split()
+    if len(words) < 2 or not words[-2].endswith("ing") or not line[:1].isupper() \
+            or _words(line) < MIN_HIGHLIGHT_WORDS:
+        return False
+    return bool(set(_ing_stems(words[-2])) & PARTICLE_VERBS.get(words[-1], frozenset()))
 
 
 def is_whole_sentence(line: str) -> bool:

@@ -56,7 +56,8 @@ class ReleaseConfig:
         flag="reject_only_of_kind")
     article_agreement: bool = setting(
         True, "release rule: reject a query whose 'a'/'an' before the placeholder fits the "
-              "answer's name and no other passage entity of its kind",
+              "answer's name and no other passage entity of its kind, or whose 'the "
+              "@placeholder' only the answer can fill ('the U.S.' among people and cities)",
         flag="reject_article_agreement")
     shared_role_word: bool = setting(
         True, "release rule: reject a query with a role word beside the placeholder "

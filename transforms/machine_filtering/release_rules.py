@@ -44,7 +44,9 @@ source sentence. Order, and why:
    `slot_syntax.py`), or a kind noun beside it ("the @placeholder region", "the town of
    @placeholder"; `kind_nouns.py`): no reading needed.
 5. `article_agreement`: "a"/"an" before the placeholder fits the answer's name and no
-   other passage entity of its kind.
+   other passage entity of its kind; or "the @placeholder" heads its phrase and the
+   answer alone takes "the" ("the @placeholder and Iran": the U.S. among people and
+   cities; `neighbours.definite_agreement`).
 6. `shared_role_word`: a role word beside the placeholder ("manager") stands beside the
    answer alone in the passage.
 7. `restates_words`: one passage or highlight sentence holding the answer shares most of
@@ -98,6 +100,7 @@ from transforms.machine_filtering import (
 from transforms.machine_filtering.answer_form import answer_form
 from transforms.machine_filtering.entity_types import (
     compatible_entities,
+    named_in_query,
     only_linked_entity,
     query_type_cue,
     role_holder,
@@ -210,7 +213,8 @@ RELEASE_RULES = (
     Rule("only_compatible_entity", "only_compatible_entity",
          lambda r, ctx, c: not_only_compatible_entity(r, c)),
     Rule("article_agreement", "article_agreement",
-         lambda r, ctx, c: _unless(c.article_agreement, neighbours.article_agreement(r))),
+         lambda r, ctx, c: _unless(c.article_agreement, neighbours.article_agreement(r)
+                                   or neighbours.definite_agreement(r, named_in_query(r)))),
     Rule("shared_role_word", "shared_role_word",
          lambda r, ctx, c: _unless(c.shared_role_word, neighbours.shared_role_word(r))),
     Rule("restates_words", "restates_words", not_restating_words),

@@ -5,6 +5,8 @@ writes beside each of its entities (issue 32, the release rules in
 - `article_agreement`: "a" or "an" right before the placeholder is written for the
   answer's name and for no other passage entity of its kind ("He is an @placeholder
   player": Arsenal, not Real Madrid or Cadena Cope);
+- `definite_agreement`: "the @placeholder" heading its phrase ("the @placeholder and
+  Iran") where the passage writes "the" before the answer alone ("the U.S.");
 - `shared_role_word`: a role or title word beside the placeholder ("a fantastic manager
   like @placeholder") stands beside one passage entity only, the answer ("manager Jose
   Mourinho"): the query is matched, not read;
@@ -26,6 +28,7 @@ from typing import Optional
 from transforms.curation.names import TITLE_ABBREVIATIONS
 from transforms.quality.aliases import PLACEHOLDER, cluster_labels, clusters, plain
 from transforms.quality.cues import PERSON_WORDS
+from transforms.quality.publishers import publisher_keys
 
 _TOKEN = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")
 _STOP = frozenset(".!?;:\"“”()[]@")          # no neighbourhood reaches across these
@@ -103,6 +106,84 @@ def article_agreement(row: dict) -> Optional[str]:
         return None
     return (f"'{article} {fits['@answer']}': no other {answer_kind} of the passage "
             f"({len(rivals)}) is written after '{article}'")
+
+
+# ---------------------------------------------------------------- the
+# what may follow a name that heads its noun phrase ("the U.S. and Iran", "the FBI said"):
+# an end mark or a function word, never a noun it modifies ("the Obama administration")
+_HEAD_FOLLOWERS = frozenset(
+    "and or but nor had has have is was were are will would could should can may might "
+    "must did does do said says told to of in on at for with from by as that which who "
+    "whose after before since until over under against about into than".split())
+_THE_SLOT = re.compile(r"\b[Tt]he\s+" + re.escape(PLACEHOLDER) + r"(?P<after>.{0,30})", re.S)
+_THE_BEFORE = re.compile(r"\b[Tt]he\s+$")
+
+
+def heads_its_phrase(after: str) -> bool:
+    """What follows a name ends its noun phrase: an end mark, a quote or a function word
+    (`_HEAD_FOLLOWERS`); not "'s" or a noun ("the U.S. economy")."""
+    after = after.lstrip()
+    if not after or after[0] in ".,;:!?)]\"”’—–-":
+        return not after.startswith(("'s", "’s"))
+    word = re.match(r"[A-Za-z]+", after)
+    return bool(word) and word.group(0) in _HEAD_FOLLOWERS
+
+
+# lexicon: place and body names English writes after "the" (as `plain` writes them, lower
+# case): "the U.S.", "the UK", "the Netherlands", "the EU"; others by the passage's words
+THE_NAMES = frozenset({
+    "u.s.", "us", "u.s.a.", "usa", "united states", "uk", "u.k.", "united kingdom",
+    "netherlands", "philippines", "bahamas", "czech republic", "gambia", "maldives",
+    "vatican", "congo", "democratic republic of congo", "central african republic",
+    "dominican republic", "united arab emirates", "uae", "eu", "european union", "un",
+    "u.n.", "united nations", "west", "middle east", "gulf", "arctic", "antarctic",
+    "pentagon", "kremlin", "white house", "hague"})
+# labels whose names may take "the" whatever the passage writes ("the IAEA", "the Eiffel
+# Tower"): rivals for the slot; so may a people's name ("the Chinese", "the Iranians"),
+# not its adjective ("Iranian"); a person, a city or a region never takes it
+_MAY_TAKE_THE = frozenset({"ORG", "FAC", "EVENT", "LAW", "WORK_OF_ART", "PRODUCT"})
+_PEOPLE = re.compile(r"(?:s|ese|ch|sh)$")
+
+
+def may_take_the(mention: dict) -> bool:
+    label, text = mention.get("label"), mention.get("text") or ""
+    return label in _MAY_TAKE_THE or (label == "NORP" and bool(_PEOPLE.search(text)))
+
+
+def takes_the(mention: dict, passage: str) -> bool:
+    """The passage writes "the" before this mention heading its phrase ("the U.S. and its
+    allies"), or its name is one English writes so (`THE_NAMES`)."""
+    start, end = mention.get("start", 0), mention.get("end", 0)
+    text = mention.get("text") or ""
+    if plain(re.sub(r"^(?:the|The) ", "", text)).lower() in THE_NAMES:
+        return True
+    return bool(text.lower().startswith("the ") or _THE_BEFORE.search(
+        passage[max(0, start - 4):start])) and heads_its_phrase(passage[end:end + 30])
+
+
+def definite_agreement(row: dict, named=frozenset()) -> Optional[str]:
+    """The answer, when the query writes "the @placeholder" heading its phrase ("the
+    several hundred the @placeholder had wanted", "the @placeholder and Iran"), the answer
+    takes "the" (`takes_the`) and no other passage entity may: none written after "the",
+    none of a label whose names may take it (`may_take_the`), only people and places; the
+    article's own publisher is no rival (`only_entity_of_label`'s reading).
+    So the form gives the answer ("the U.S." among Kerry, Zarif, Lausanne and Iran, which
+    the query names). `named`: keys of the entities the query names itself (no rival)."""
+    m = _THE_SLOT.search(plain(row.get("query") or ""))
+    if m is None or not heads_its_phrase(m.group("after")):
+        return None
+    passage = row.get("passage") or ""
+    fits, others = set(), set()
+    for key, mention in clusters(row):
+        if key != "@answer":
+            others.add(key)
+        if takes_the(mention, passage) or (key != "@answer" and may_take_the(mention)):
+            fits.add(key)
+    rivals = others - set(named) - publisher_keys(row)
+    if "@answer" not in fits or not rivals or fits & rivals:
+        return None
+    return (f"'the @placeholder': the answer alone of the passage's entities takes 'the' "
+            f"({len(rivals)} others: people and places that never do)")
 
 
 # ---------------------------------------------------------------- neighbourhoods
