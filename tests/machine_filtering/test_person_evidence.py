@@ -63,3 +63,19 @@ def test_the_only_real_person_of_a_passage_of_brands_is_trivial():
     two = row(HOTELS + " Mr Sorenson said so.", QUERY, "Chekitan Dev",
               HOTEL_ENTS + [("Sorenson", "PERSON")])
     assert check_row(two, ReleaseConfig(only_entity_of_label=False)) is None
+
+
+def test_a_name_before_a_place_noun_is_a_place_whatever_its_length():
+    from transforms.machine_filtering.person_evidence import placed_name
+    text = ("(CNN) Cabela was found tied to railroad tracks in the city's Sulphur Springs "
+            "neighborhood on Wednesday. Dr. Jamie Davidson and staff at the Tampa Bay "
+            "Veterinary Emergency Center stabilized her.")
+    assert placed_name(text, [_mention(text, "Sulphur Springs")])
+    assert not placed_name(text, [_mention(text, "Jamie Davidson")])
+    assert not placed_name(text, [_mention(text, "Sulphur Springs", "GPE")])   # not PERSON
+    ents = [("Cabela", "PERSON"), ("Sulphur Springs", "PERSON"), ("Jamie Davidson", "PERSON"),
+            ("Tampa Bay Veterinary Emergency Center", "ORG")]
+    q = row(text, '"Dogs rebound quick," said @placeholder, adding Cabela is in great spirits.',
+            "Jamie Davidson", ents)
+    why = check_row(q, ReleaseConfig(only_entity_of_label=False))
+    assert why is not None and why.reason == "only_compatible_entity"
