@@ -178,6 +178,13 @@ def test_a_caption_label_never_cuts_a_title_in_two():
     # Daily Mail captions end with names ("... with his wife Sarah Happy: The couple"):
     # there a label after a name is still cut
     assert caption_labels("posing with his wife Sarah Happy: The couple wed", False) != []
+    # a capitalised word that ends a sentence cuts no name: the label after it is one
+    # (fresh18, a Daily Mail story in the Hugging Face layout; found by a blind reader)
+    text = ("quickly turned into a niche market for the Russian-Aboriginal. Hot right now: "
+            "Agency founder Kira-Lea Dargin hopes 10 of her girls will join")
+    assert [text[s:e] for s, e in caption_labels(text, keep_names=True)] == ["Hot right now: "]
+    # an initialism's dots end no sentence: "U.S. Army" stays whole
+    assert caption_labels("he joined the U.S. Army: The service said", keep_names=True) == []
     from transforms.curation.clean import paragraph_pieces
     assert [p for p, why in paragraph_pieces(title, "bbc")] == [title]
 

@@ -114,20 +114,27 @@ _DATE_WORDS = frozenset(w.lower() for w in list(calendar.day_name) + list(calend
                         if w)
 
 
+# a word that ends a sentence: lower-case letters, then the end mark ("Aboriginal.",
+# "month."); not an abbreviation or initialism ("Mr.", "U.S.")
+_ENDS_SENTENCE = re.compile(r"[a-z]{2,}[.!?]['\"’”)]*$")
+
+
 def _cuts_name(word: str) -> bool:
     """A label glued after this word would cut a capitalised name in two ("such as Total
     Recall and Rambo: First Blood", "Hellboy, Resident Evil: Apocalypse"); a day or a
-    month ends a caption's sentence ("last Saturday Skilful: The kite")."""
-    return word[:1].isupper() and word.lower().strip(".,") not in _DATE_WORDS
+    month ends a caption's sentence ("last Saturday Skilful: The kite"), and so does an
+    end mark ("for the Russian-Aboriginal. Hot right now: Agency founder ...")."""
+    return (word[:1].isupper() and word.lower().strip(".,") not in _DATE_WORDS
+            and not _ENDS_SENTENCE.search(word))
 
 
 def caption_labels(text: str, keep_names: bool = False) -> list:
-    """(start, end) of each caption label with its colon. After a sentence (or at the
-    start) the label is the words up to the colon (at most five); glued to the text
-    before it, the shortest capitalised run of at most four ("... last Saturday Skilful:
-    The kite" -> "Skilful: "), never before a quote (speech), and with `keep_names` (text
-    not in the Daily Mail layout, whose captions end with names) never cutting a
-    capitalised name in two ("Resident Evil: Apocalypse", `_cuts_name`)."""
+    """(start, end) of each caption label with its colon. At the text's start the label is
+    the words up to the colon (at most five); after other text, a sentence or not, the
+    shortest capitalised run of at most four ("... last Saturday Skilful: The kite" ->
+    "Skilful: "), never before a quote (speech), and with `keep_names` (text not in the
+    Daily Mail layout, whose captions end with names) never cutting a capitalised name in
+    two ("Resident Evil: Apocalypse", `_cuts_name`)."""
     out = []
     for colon in _LABEL_COLON.finditer(text):
         before = text[:colon.start()]
@@ -136,7 +143,7 @@ def caption_labels(text: str, keep_names: bool = False) -> list:
         quoted = text[colon.end()] in "'‘\"“"
         for k in range(1, min(MAX_LABEL_WORDS + 1, len(words)) + 1):
             label, rest = words[-k:], words[:-k]
-            at_start = not rest or _SENTENCE_END.search(rest[-1])
+            at_start = not rest
             if at_start:
                 found = (k, label) if _is_label(label) else found
                 break
@@ -160,7 +167,7 @@ def caption_labels(text: str, keep_names: bool = False) -> list:
 _CREDIT = re.compile(
     r"(?<=[.!?])['\"’”]?\s+\((?!CNN\))(?:[^()/\n]{1,40}/[^()\n]{1,40}|[A-Z0-9][A-Z0-9&.-]{1,15}|"
     r"(?:AP|AFP|Reuters|Getty Images|PA|EPA|Rex Features|Shutterstock)(?: Photo| Images)?)\)")
-_SENTENCE_END = re.compile(r"[.!?]['\"’”)]*\s+")
+_CREDIT_SENTENCE_END = re.compile(r"[.!?]['\"’”)]*\s+")
 
 
 def credited_captions(text: str) -> list:
@@ -169,7 +176,7 @@ def credited_captions(text: str) -> list:
     (9NEWS)"), which scraped pages keep beside the story's sentences."""
     out = []
     for m in _CREDIT.finditer(text):
-        ends = [e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())]
+        ends = [e.end() for e in _CREDIT_SENTENCE_END.finditer(text, 0, m.start())]
         start = max([e for e in ends if e < m.start()] + [out[-1][1] if out else 0])
         out.append((start, m.end()))
     return out
