@@ -12,7 +12,9 @@ paper, in two rule tables (`--rules`):
   checked. See docs/rules.md (measured by benchmarks/regeneration.py).
 
 Both tables start with `STORY_RULES`: text that is not a sentence of the story (a photo
-caption: no end mark, as Daily Mail captions have none, or "X is pictured here ..."; a
+caption: no end mark, as Daily Mail captions have none, or "X is pictured here ...", or
+a Daily Mail caption that kept a full stop, told by its present-tense pose verb
+(`scene_captions.py`: "AP McCoy celebrates after winning ..."); a
 squad or transfer list line; a promotion) makes no query, whatever the profile (docs/rules.md, "Text that is not a
 sentence").
 
@@ -27,6 +29,7 @@ from transforms.core.config import setting
 from transforms.core.rules import Rule, first_rejection
 from transforms.curation.fragments import has_glued_text, is_live_feed
 from transforms.curation.promotions import is_promotion
+from transforms.curation.scene_captions import is_scene_caption
 from transforms.generation.passages import (
     CandidateSentence,
     Passage,
@@ -56,10 +59,11 @@ class SentenceConfig:
 
 
 class Context(NamedTuple):
-    """What the rules see of the passage."""
+    """What the rules see of the passage (and its article's publisher, `source`)."""
     passage_ngrams: frozenset
     passage_clusters: frozenset
     singletons_unchecked: bool = False
+    source: str = ""
 
 
 def has_min_tokens(sentence: CandidateSentence, config: SentenceConfig) -> bool:
@@ -150,6 +154,10 @@ def is_roster_line(text: str) -> bool:
 
 STORY_RULES = (
     Rule("not_caption", "caption", lambda s, ctx, c: not is_caption(s.text)),
+    # a caption written as a sentence; CNN's pages keep no captions in the story's text
+    Rule("not_scene_caption", "caption", lambda s, ctx, c: (ctx is not None and ctx.source
+                                                            == "cnn")
+         or not is_scene_caption(s.text)),
     Rule("not_promotion", "promotion", lambda s, ctx, c: not is_promotion(s.text)),
     Rule("not_live_feed", "live_feed", lambda s, ctx, c: not is_live_feed(s.text)),
     Rule("not_glued", "glued_text", lambda s, ctx, c: not has_glued_text(s.text)),
@@ -204,7 +212,7 @@ def sentence_context(passage: Passage, config: SentenceConfig = SentenceConfig()
     """What the sentence rules see of a passage (its n-grams, clusters, and whether rule
     5 leaves its singletons unchecked)."""
     return Context(passage_ngrams(passage, config), passage.clusters(),
-                   singletons_unchecked(passage, config))
+                   singletons_unchecked(passage, config), passage.article.source or "")
 
 
 def select_sentence(sentence: CandidateSentence, passage_ngrams: frozenset,
