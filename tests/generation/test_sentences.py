@@ -79,11 +79,24 @@ def test_two_rule_tables_in_the_rules_convention():
     for table in (PAPER_RULES, RECORD_RULES):
         assert all(isinstance(r, Rule) for r in table)
         # text that is not a sentence of the story goes first, whatever the profile
-        assert [r.reason for r in table][:6] == ["caption", "promotion", "live_feed",
-                                                 "glued_text", "roster_line",
-                                                 "under_{min_tokens}_tokens"]
+        assert [r.reason for r in table][:8] == ["caption", "caption", "promotion",
+                                                 "live_feed", "glued_text", "cut_text",
+                                                 "roster_line", "under_{min_tokens}_tokens"]
     assert SentenceConfig().rules == "record"
     assert [r.name for r in PAPER_RULES] != [r.name for r in RECORD_RULES]
+
+
+def test_a_sentence_cut_on_an_article_is_no_query():
+    from transforms.curation.fragments import is_cut_off
+    # fresh18 (Daily Mail, HF layout): the page cut the sentence after "the"
+    assert is_cut_off("A seventh-round draft choice of the Denver Broncos in 2010, the 6-3, "
+                      "236-pound Tebow worked out with the.")
+    assert is_cut_off("According to deputies one suspect is a .")
+    # a name's letter, a stranded preposition or a pronoun is a whole sentence
+    assert not is_cut_off("In January, Judge Carlos A.")
+    assert not is_cut_off("Bishop John Folda is taking time off after hepatitis A.")
+    assert not is_cut_off("That's what I was truly afraid of.")
+    assert not is_cut_off("An Indian rescue team freed her.")
 
 
 def test_record_question_rule_reads_the_last_character():

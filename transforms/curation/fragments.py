@@ -217,6 +217,17 @@ def has_glued_text(text: str) -> bool:
     return bool(GLUE.search(text) or MISSING_BREAK.search(text))
 
 
+# a sentence that stops on an article ("... the 6-3, 236-pound Tebow worked out with the."):
+# the page cut it, and the noun is lost; a capital "A" is a name's letter ("Judge Carlos
+# A.", "hepatitis A")
+_CUT_OFF = re.compile(r"(?<![\w'’-])(?:the|a|an)\s*[.!?]['\"’”]?$")
+
+
+def is_cut_off(text: str) -> bool:
+    """A sentence that ends on a lower-case article: text cut short, not a sentence."""
+    return bool(_CUT_OFF.search(text.strip()))
+
+
 def glued_around(text: str, start: int, end: int, reach: int = 200) -> bool:
     """The sentence around [start, end) (to the end marks before and after it, at most
     `reach` characters each way) holds glued text."""

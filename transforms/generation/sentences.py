@@ -27,7 +27,7 @@ from typing import NamedTuple, Optional
 
 from transforms.core.config import setting
 from transforms.core.rules import Rule, first_rejection
-from transforms.curation.fragments import has_glued_text, is_live_feed
+from transforms.curation.fragments import has_glued_text, is_cut_off, is_live_feed
 from transforms.curation.promotions import is_promotion
 from transforms.curation.scene_captions import is_scene_caption
 from transforms.generation.passages import (
@@ -161,6 +161,7 @@ STORY_RULES = (
     Rule("not_promotion", "promotion", lambda s, ctx, c: not is_promotion(s.text)),
     Rule("not_live_feed", "live_feed", lambda s, ctx, c: not is_live_feed(s.text)),
     Rule("not_glued", "glued_text", lambda s, ctx, c: not has_glued_text(s.text)),
+    Rule("not_cut_off", "cut_text", lambda s, ctx, c: not is_cut_off(s.text)),
     Rule("not_roster_line", "roster_line", lambda s, ctx, c: not is_roster_line(s.text)),
 )
 MIN_TOKENS = Rule("min_tokens", "under_{min_tokens}_tokens",
