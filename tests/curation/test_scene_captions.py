@@ -38,6 +38,8 @@ def test_a_caption_written_as_a_sentence(text):
     "McCoy celebrated his 4,000th winner at Towcester in November.",       # past tense
     "Hamilton looks set to start from pole on Sunday.",                    # not a pose
     "'I celebrate every win,' McCoy says.",                               # speech
+    "Yahoo celebrates a decade online.",                                   # BBC headline
+    "The attachment on the e-mail poses as an electronic Christmas card.",
 ])
 def test_news_is_no_caption(text):
     assert not is_scene_caption(text)
@@ -48,9 +50,14 @@ def _sentence(text):
     return CandidateSentence(0, text, len(words), words, ())
 
 
-def test_the_story_rule_skips_cnn_pages():
+def test_the_story_rule_reads_daily_mail_pages_and_unknown_ones():
     caption = _sentence("Shaneah Jenkins sits next to Lloyd's mother in the courtroom.")
     why = first_rejection(STORY_RULES, caption, Context(frozenset(), frozenset()))
     assert why is not None and why.reason == "caption"
-    assert first_rejection(STORY_RULES, caption, Context(frozenset(), frozenset(),
-                                                         source="cnn")) is None
+    for source in ("dailymail", "unknown"):
+        why = first_rejection(STORY_RULES, caption, Context(frozenset(), frozenset(),
+                                                            source=source))
+        assert why is not None and why.reason == "caption"
+    for source in ("cnn", "bbc"):
+        assert first_rejection(STORY_RULES, caption, Context(frozenset(), frozenset(),
+                                                             source=source)) is None

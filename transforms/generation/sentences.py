@@ -152,11 +152,12 @@ def is_roster_line(text: str) -> bool:
     return len(entries) >= 2 and all(_ROSTER_ENTRY.match(e) for e in entries)
 
 
+SCENE_CAPTION_SOURCES = frozenset({"", "unknown", "dailymail"})
 STORY_RULES = (
     Rule("not_caption", "caption", lambda s, ctx, c: not is_caption(s.text)),
-    # a caption written as a sentence; CNN's pages keep no captions in the story's text
-    Rule("not_scene_caption", "caption", lambda s, ctx, c: (ctx is not None and ctx.source
-                                                            == "cnn")
+    # a caption written as a sentence: Daily Mail pages and pages of no known publisher
+    Rule("not_scene_caption", "caption", lambda s, ctx, c: (
+        ctx is not None and ctx.source not in SCENE_CAPTION_SOURCES)
          or not is_scene_caption(s.text)),
     Rule("not_promotion", "promotion", lambda s, ctx, c: not is_promotion(s.text)),
     Rule("not_live_feed", "live_feed", lambda s, ctx, c: not is_live_feed(s.text)),
