@@ -154,3 +154,21 @@ def test_an_adjective_accepted_for_a_countrys_name_as_a_noun_is_rejected(nlp):
     assert af.adjective_for_name("US", ["US", "Americans"], "Aid from @placeholder.") is None
     assert af.adjective_for_name("the UK", ["UK", "British"],
                                  "It will not make the @placeholder richer.") is None
+
+
+def test_a_slot_inside_a_name_every_answer_repeats_is_rejected():
+    # fresh19 (Daily Mail): NER took "United" for the mention; filled, the query would read
+    # "the Manchester Manchester United channel"
+    text = ("Louis van Gaal met the fan at the Aon Training Complex. Manchester United "
+            "posted the video. Manchester is his home.")
+    ents = [("Louis van Gaal", "PERSON"), ("Aon Training Complex", "FAC"),
+            ("Manchester United", "ORG"), ("Manchester", "GPE")]
+    q = "the dossier seen in a video posted on the Manchester @placeholder channel."
+    r = {**row(text, q, "Manchester United", ents), "mention": "United"}
+    assert "'Manchester'" in af.answer_form(r)
+    why = check_row(r)
+    assert why is not None and why.reason == "answer_form"
+    # an answer that is the slot's own part fits
+    assert af.repeats_neighbour(q, ["Manchester United", "United"]) is None
+    assert af.repeats_neighbour("Sen. John @placeholder said.", ["John McCain"]) == "John"
+    assert af.repeats_neighbour("He joined @placeholder in May.", ["Arsenal"]) is None

@@ -151,6 +151,27 @@ def name_for_adjective(mention: str, answers) -> Optional[str]:
             f"also accept the name {', '.join(repr(a) for a in names)}")
 
 
+_BEFORE_SLOT = re.compile(r"((?:[A-Z][\w'’.-]*\s+){1,3})@placeholder\b")
+_AFTER_SLOT = re.compile(r"@placeholder((?:\s+[A-Z][\w'’.-]*){1,3})")
+
+
+def repeats_neighbour(query: str, answers) -> Optional[str]:
+    """The capitalised words the query writes right beside the placeholder when every
+    answer repeats them ("the Manchester @placeholder channel" answered by "Manchester
+    United" alone: NER took "United" for the mention): the slot holds part of a name."""
+    if not answers:
+        return None
+    before, after = _BEFORE_SLOT.search(query), _AFTER_SLOT.search(query)
+    for m, test in ((before, str.startswith), (after, str.endswith)):
+        words = m.group(1).strip() if m else ""
+        while words:
+            if all(test(a, words) and a != words for a in answers):
+                return words
+            words = " ".join(words.split()[1:]) if test is str.startswith else \
+                " ".join(words.split()[:-1])
+    return None
+
+
 def answer_form(row: dict, tokens=None, adjectives: bool = False) -> Optional[str]:
     """None when some answer fits the slot (or the row has no `mention`), else why not.
     `tokens`: the query's spaCy tokens (`lexical.Lemmas.queries`); `adjectives`: also
@@ -162,6 +183,10 @@ def answer_form(row: dict, tokens=None, adjectives: bool = False) -> Optional[st
     before_noun = attributive(row.get("query") or "", tokens)
     if not mention or not answers:
         return None
+    repeated = repeats_neighbour(row.get("query") or "", answers)
+    if repeated:
+        return (f"the query writes {repeated!r} beside the placeholder and every answer "
+                f"repeats it: {', '.join(repr(a) for a in sorted(set(answers))[:4])}")
     if any(fits(mention, a, before_noun) for a in answers):
         return adjectives and (adjective_for_name(mention, answers, row.get("query") or "",
                                                   before_noun)
