@@ -79,3 +79,14 @@ def test_known_as_someone_elses_role_or_with_no_comma_is_no_alias():
     assert pairs(text, ("Khorasan", "ORG")) == []
     text = "Prince Harry, also known as a keen soldier, met Barack Obama."
     assert pairs(text, ("Prince Harry", "PERSON"), ("Barack Obama", "PERSON")) == []
+
+
+def test_a_persons_nickname_whatever_its_label():
+    # fresh19 (Daily Mail): the answer set was "Le" alone, tagged ORG
+    text = "he was also involved with Leona \u2013 who is nicknamed Le. The 60-year-old denied it."
+    found = renamed_aliases(text, [M(text, "Leona", "PERSON"),
+                                   M(text, "Le", "ORG", at=text.index("nicknamed"))])
+    assert found == [(("Leona", "PERSON"), ("Le", "ORG"))]
+    # renamed: labels must still agree (a place is never renamed to a firm)
+    text = "in Chevy Chase, formerly known as DC Martial Arts, police said."
+    assert pairs(text, ("Chevy Chase", "GPE"), ("DC Martial Arts", "ORG")) == []

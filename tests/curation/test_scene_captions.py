@@ -23,6 +23,7 @@ pytestmark = pytest.mark.fast
     "David Moyes looks on as his team showed uncharacteristic defensive frailties.",
     "The couple wear matching trainers while on holiday in Granada, Spain, in 2011 .",
     "Manchester United celebrate after the goal.",
+    "Kraigg Brathwaite is given out as England players celebrate the wicket.",
 ])
 def test_a_caption_written_as_a_sentence(text):
     assert is_scene_caption(text)
@@ -39,6 +40,7 @@ def test_a_caption_written_as_a_sentence(text):
     "Hamilton looks set to start from pole on Sunday.",                    # not a pose
     "'I celebrate every win,' McCoy says.",                               # speech
     "Yahoo celebrates a decade online.",                                   # BBC headline
+    "Kane is seen as the favourite to start on Saturday.",
     "The attachment on the e-mail poses as an electronic Christmas card.",
 ])
 def test_news_is_no_caption(text):

@@ -189,6 +189,9 @@ _NEW_NAME = re.compile(r"(?:\bthe (?:company|firm|group|airline|bank|club|band|p
                        r"charity|business|brand|team)['’]s|\bits) new name,?\s+"
                        r"(?:is |will be |was )?$", re.IGNORECASE)
 ORG_LABEL = "ORG"
+# a person's nickname is often tagged as something else ("Leona - who is nicknamed Le",
+# "Le" tagged ORG): after "also known as" or "nicknamed" a person takes any label
+PERSON_LABEL = "PERSON"
 MAX_NEW_NAME_REACH = 200
 _NAMED_THINGS = frozenset({"ORG", "FAC", "PRODUCT"})
 
@@ -202,16 +205,18 @@ def renamed_labels_agree(a: str, b: str) -> bool:
 
 def renamed_aliases(text: str, mentions: Iterable) -> List[Tuple[tuple, tuple]]:
     """((name, label), (other name, label)) for each "A, formerly known as B", "A,
-    renamed B", "A, also known as B" (not "A, known as B's deputy"), "Formerly known as
-    B, A", and "A ... the company's new name, B" (A the
+    renamed B", "A, also known as B" (not "A, known as B's deputy"; a person's nickname
+    whatever its label), "Formerly known as B, A", and "A ... the company's new name, B" (A the
     nearest organisation before, within `MAX_NEW_NAME_REACH` characters, none between):
     `mentions` are objects with start, end, text, label."""
     ms = sorted(mentions, key=lambda m: (m.start, m.end))
     out = []
     for a, b in zip(ms, ms[1:]):
         gap = text[a.end:b.start]
-        if (_RENAMED_GAP.match(gap) or (_AKA_GAP.match(gap) and not _POSSESSIVE.match(
-                text[b.end:b.end + 2]))) and renamed_labels_agree(a.label, b.label):
+        aka = bool(_AKA_GAP.match(gap)) and not _POSSESSIVE.match(text[b.end:b.end + 2])
+        if (_RENAMED_GAP.match(gap) and renamed_labels_agree(a.label, b.label)) or (
+                aka and (renamed_labels_agree(a.label, b.label) or PERSON_LABEL in (
+                    a.label, b.label))):
             out.append(((a.text, a.label), (b.text, b.label)))     # "MCI, formerly ..."
         elif b.start == a.end + 2 and text[a.end:b.start] == ", " \
                 and _FORMERLY_BEFORE.search(text[max(0, a.start - 40):a.start]) \

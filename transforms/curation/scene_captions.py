@@ -32,7 +32,8 @@ SCENE_VERBS = (
     r"kneels?|greets|wipes|clutches|strolls? (?:along|through|down|past|on|in)|relaxes|"
     r"looks (?:on|to the sky|dejected|up at|down at)|"
     r"addresses (?:his|her|the) (?:players|squad|team|troops|media|crowd|fans)|"
-    r"walks (?:out|off|onto|on to|past)|(?:is|are) pictured")
+    r"walks (?:out|off|onto|on to|past)|(?:is|are) (?:pictured|seen(?! as\b)|carried off|"
+    r"helped off|led away|mobbed|consoled|congratulated|given out|sent off)")
 # words no caption's subject holds: pronouns, modals, auxiliaries, a past-tense verb
 _NOT_SUBJECT = re.compile(
     r"^(?:I|We|They|He|She|It|You|Their|His|Her|Its|Our|My|Your|This|That|These|Those|"
