@@ -90,3 +90,20 @@ def test_a_persons_nickname_whatever_its_label():
     # renamed: labels must still agree (a place is never renamed to a firm)
     text = "in Chevy Chase, formerly known as DC Martial Arts, police said."
     assert pairs(text, ("Chevy Chase", "GPE"), ("DC Martial Arts", "ORG")) == []
+
+
+def test_a_club_nickname_names_the_one_club_of_the_article_it_may_stand_for():
+    from transforms.curation.aliases import club_nicknames, same_entity_pairs
+    from transforms.quality.aliases import lexicon_names
+    # fresh19 (Daily Mail): "superb for the Foxes" left out of Leicester's answer set
+    keys = RuleBasedResolver().clusters([("Leicester", "ORG"), ("Foxes", "ORG"),
+                                         ("Chelsea", "ORG")])
+    assert keys[0] == keys[1] != keys[2]
+    # "the Blues" may be Chelsea, Everton, Birmingham or Cardiff: beside two, neither
+    assert same_entity_pairs(["blues", "chelsea", "everton"]) == []
+    assert same_entity_pairs(["blues", "chelsea"]) == [("blues", "chelsea")]
+    # no club of the article: no pair ("Foxes" in a story about foxes tagged a name)
+    assert same_entity_pairs(["foxes", "london"]) == []
+    # the query side: a nickname that names the answer's club alone gives it away
+    assert club_nicknames("leicester city") == ("foxes",) and club_nicknames("chelsea") == ()
+    assert "Foxes" in lexicon_names("Leicester")

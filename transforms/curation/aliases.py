@@ -14,6 +14,9 @@ Pure functions; each rule is in `RULES` with its reason.
 - a party's nickname is the party: "Tory", "Tories" = "Conservative(s)", "GOP" =
   "Republican(s)". This is a lexicon (`PARTY_NICKNAMES`), not a rule: nothing in the
   words links them, and the pairs are few, fixed and unambiguous in English news;
+- a football club's nickname is the club: "the Foxes" = Leicester (`CLUB_NICKNAMES`, a
+  lexicon), when the article names one of the clubs the nickname may stand for and no
+  other ("the Blues" beside Chelsea and Everton joins neither);
 - a name made of two names of the article is neither of them: "Microsoft IPTV"
   (Microsoft's IPTV) does not make "Microsoft" and "IPTV" one entity; its first word is
   then no short form of it (`is_maker_prefix`);
@@ -128,6 +131,73 @@ NAME_GROUPS = (
 )
 _GROUP_OF = {n: g for g in NAME_GROUPS for n in g}
 
+# lexicon: football clubs' nicknames, as coref.normalise_name writes them -> the clubs they
+# may name, each club by the names an article writes it ("the Foxes" for Leicester, in a
+# held-out Daily Mail story whose answer set left them out). A nickname joins a club only
+# when the article names one of its clubs and no other ("the Blues" in a story with
+# Chelsea alone is Chelsea; beside Everton it joins neither)
+_CLUBS = {
+    "arsenal": ("arsenal",), "tottenham": ("tottenham", "tottenham hotspur"),
+    "everton": ("everton",), "west ham": ("west ham", "west ham united"),
+    "newcastle": ("newcastle", "newcastle united"), "southampton": ("southampton",),
+    "aston villa": ("aston villa",), "west brom": ("west brom", "west bromwich albion"),
+    "norwich": ("norwich", "norwich city"), "brighton": ("brighton", "brighton & hove albion"),
+    "crystal palace": ("crystal palace",), "stoke": ("stoke", "stoke city"),
+    "sunderland": ("sunderland",), "swansea": ("swansea", "swansea city"),
+    "watford": ("watford",), "bournemouth": ("bournemouth", "afc bournemouth"),
+    "manchester city": ("manchester city", "man city"),
+    "manchester united": ("manchester united", "man united", "man utd"),
+    "leicester": ("leicester", "leicester city"), "sheffield united": ("sheffield united",),
+    "sheffield wednesday": ("sheffield wednesday",), "derby": ("derby", "derby county"),
+    "hull": ("hull", "hull city"), "burnley": ("burnley",), "fulham": ("fulham",),
+    "wolves": ("wolves", "wolverhampton wanderers", "wolverhampton"),
+    "huddersfield": ("huddersfield", "huddersfield town"), "reading": ("reading",),
+    "charlton": ("charlton", "charlton athletic"), "millwall": ("millwall",),
+    "celtic": ("celtic",), "rangers": ("rangers",), "portsmouth": ("portsmouth",),
+    "middlesbrough": ("middlesbrough",), "ipswich": ("ipswich", "ipswich town"),
+    "chelsea": ("chelsea",), "birmingham": ("birmingham", "birmingham city"),
+    "cardiff": ("cardiff", "cardiff city"), "liverpool": ("liverpool",),
+    "nottingham forest": ("nottingham forest",), "juventus": ("juventus",),
+    "ac milan": ("ac milan",), "inter milan": ("inter milan",),
+    "barcelona": ("barcelona",), "real madrid": ("real madrid",),
+}
+CLUB_NICKNAMES = {
+    "foxes": ("leicester",), "gunners": ("arsenal",), "spurs": ("tottenham",),
+    "toffees": ("everton",), "hammers": ("west ham",), "magpies": ("newcastle",),
+    "saints": ("southampton",), "villans": ("aston villa",), "baggies": ("west brom",),
+    "canaries": ("norwich",), "seagulls": ("brighton",), "eagles": ("crystal palace",),
+    "potters": ("stoke",), "black cats": ("sunderland",), "swans": ("swansea",),
+    "hornets": ("watford",), "cherries": ("bournemouth",), "citizens": ("manchester city",),
+    "red devils": ("manchester united",), "blades": ("sheffield united",),
+    "owls": ("sheffield wednesday",), "rams": ("derby",), "tigers": ("hull",),
+    "clarets": ("burnley",), "royals": ("reading",), "addicks": ("charlton",),
+    "cottagers": ("fulham",), "bhoys": ("celtic",), "gers": ("rangers",),
+    "pompey": ("portsmouth",), "boro": ("middlesbrough",), "tractor boys": ("ipswich",),
+    "old lady": ("juventus",), "bianconeri": ("juventus",), "rossoneri": ("ac milan",),
+    "nerazzurri": ("inter milan",), "blaugrana": ("barcelona",),
+    "los blancos": ("real madrid",),
+    "blues": ("chelsea", "everton", "birmingham", "cardiff"),
+    "reds": ("liverpool", "manchester united", "nottingham forest"),
+}
+
+
+def club_nicknames(name: str) -> tuple:
+    """The nicknames that stand for this club alone ("leicester city" -> "foxes"; not
+    "blues", which names four)."""
+    clubs = {c for c, names in _CLUBS.items() if name in names}
+    return tuple(n for n, cs in CLUB_NICKNAMES.items() if len(cs) == 1 and cs[0] in clubs)
+
+
+def club_pairs(known: set) -> list:
+    """(nickname, club name) for each club nickname of the article that names exactly one
+    of the nickname's clubs, with each of that club's names the article writes."""
+    out = []
+    for nick in sorted(n for n in known if n in CLUB_NICKNAMES):
+        present = [c for c in CLUB_NICKNAMES[nick] if any(x in known for x in _CLUBS[c])]
+        if len(present) == 1:
+            out += [(nick, x) for x in _CLUBS[present[0]] if x in known]
+    return out
+
 
 def party_names(name: str) -> tuple:
     """The names a nickname or a name of `NAME_GROUPS` stands for ("tories" -> the
@@ -138,10 +208,12 @@ def party_names(name: str) -> tuple:
 
 def same_entity_pairs(names: Iterable[str], pairs=()) -> List[Tuple[str, str]]:
     """Pairs of the article's normalised names that are one entity: each nickname with
-    its party's names (`PARTY_NICKNAMES`), and `pairs` (bracketed short forms, already
-    normalised) where both names are the article's."""
+    its party's names (`PARTY_NICKNAMES`), a club's nickname with the club's names
+    (`club_pairs`), and `pairs` (bracketed short forms, already normalised) where both
+    names are the article's."""
     known = set(names)
     out = [(n, p) for n in sorted(known) for p in party_names(n) if p in known]
+    out += club_pairs(known)
     return out + [(a, b) for a, b in pairs if a in known and b in known and a != b]
 
 
@@ -158,6 +230,8 @@ RULES = (
     AliasRule("bracketed_initialism", "an organisation's initialism in another language, "
               "in brackets after its name, is that organisation"),
     AliasRule("party_nickname", "a party's nickname is the party (a lexicon)"),
+    AliasRule("club_nickname", "a football club's nickname is the club when the article "
+              "names no other club it may stand for (a lexicon)"),
     AliasRule("peerage_title", "a name and the peerage title set after it with a comma "
               "are one person (Camilla, Duchess of Cornwall)"),
     AliasRule("name_group", "an organisation's names that share no words or initials "

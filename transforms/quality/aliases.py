@@ -109,11 +109,12 @@ def answer_aliases(row: dict) -> dict:
 
 def lexicon_names(text: str) -> list:
     """The other names the alias lexicons (`curation.aliases.party_names`: party
-    nicknames, organisations' name groups) give a text, as written in title case and in
+    nicknames, organisations' name groups; a club's own nicknames) give a text, as written in title case and in
     capitals ("daesh" -> "Daesh", "DAESH")."""
-    from transforms.curation.aliases import PARTY_NICKNAMES, party_names
+    from transforms.curation.aliases import PARTY_NICKNAMES, club_nicknames, party_names
     key = text.lower().removeprefix("the ").strip()
     names = party_names(key) + tuple(n for n, full in PARTY_NICKNAMES.items() if key in full)
+    names += club_nicknames(key)
     return [form for n in names for form in (n.title(), n.upper())]
 
 
