@@ -50,7 +50,9 @@ def test_aliases_keep_case_whole_words_and_organisations_tagged_as_people():
     assert aliases.alias_in_query(r) is None   # "will", "young": other words, lower case
     club = row("Manchester United won. United fans sang.", "Manchester fans cheered "
                "@placeholder.", "Manchester United", [("Manchester United", "PERSON")])
-    assert aliases.answer_aliases(club) == {"Manchester United": "mention"}
+    found = aliases.answer_aliases(club)      # no name parts; the club's own nickname
+    assert {k for k, v in found.items() if v != "lexicon"} == {"Manchester United"}
+    assert found["Red Devils"] == "lexicon"
     titled = row("Mr Ray was handed an injunction.", "The police visited Ray before "
                  "@placeholder was charged.", "Mr Ray", [("Mr Ray", "PERSON")])
     assert aliases.alias_in_query(titled) == ("Ray", "title-stripped")
