@@ -50,9 +50,10 @@ class ReleaseConfig:
               "only_entity_of_label; held-out readers called such items trivial)",
         flag="reject_only_country")
     only_of_kind: bool = setting(
-        True, "release rule: reject a query whose answer is a party, an armed group or a "
-              "named storm and the passage's only one the query does not name (held-out "
-              "readers called such items trivial: 'ISIS is the only militant group')",
+        True, "release rule: reject a query whose answer is a party, a named storm, an "
+              "ethnic group, a sports competition or a school and the passage's only one "
+              "the query does not name (held-out readers called such items trivial: "
+              "'Republican/GOP is the only party in the passage')",
         flag="reject_only_of_kind")
     article_agreement: bool = setting(
         True, "release rule: reject a query whose 'a'/'an' before the placeholder fits the "

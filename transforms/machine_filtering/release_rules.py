@@ -61,8 +61,9 @@ source sentence. Order, and why:
    label (`quality.flags`): blind readers called four in five such items not good.
 7d'. `only_country`: the answer is a country and no other passage entity is one but those
    the query names (`query_names.only_country`): only_entity_of_label's finer label.
-7d''. `only_of_kind`: the same for a party, an armed group or a named storm, whatever NER's
-   label (ISIS the only armed group beside CNN; `closed_kinds.py`).
+7d''. `only_of_kind`: the same for a party, a named storm, an ethnic group, a sports
+   competition or a school, whatever NER's label ("Democrats" when the query names the
+   Republicans; `closed_kinds.py`).
 7e. `place_rival`: the slot is locative ("protests throughout @placeholder") and the
    answer is a country or US state the passage also names a city or state in (India,
    Jaipur; `places.py`, GeoNames): both places fit.
