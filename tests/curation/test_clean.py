@@ -84,6 +84,11 @@ def test_source_inference():
     assert infer_source(art(["x"]), "WASHINGTON (CNN) -- As") == "cnn"
     assert infer_source(art(["x"]), "By . Tom . PUBLISHED: . 1 May") == "dailymail"
     assert infer_source(art(["x"]), "Nothing here") == "unknown"
+    # a record's source that names no publisher the rules know (a dataset's name, a
+    # provenance note) does not hide the page's own dateline: "(CNN) --" is CNN's story
+    assert infer_source(art(["x"], source="cnn_dm_subset"), "(CNN) -- The court") == "cnn"
+    assert infer_source(art(["x"], source="BBC")) == "bbc"        # a known one is trusted
+    assert infer_source(art(["x"], source="nytimes"), "Nothing here") == "nytimes"
 
 
 def test_clean_article_reasons():

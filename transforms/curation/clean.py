@@ -177,11 +177,26 @@ def clean_paragraph(text: str) -> str:
     return normalise_whitespace(strip_photo_positions(undo_ptb_escapes(text)))
 
 
+# the publishers the rules know by name (quality/publishers.py); a record's other `source`
+# ("cnn_dailymail", a dataset's name) is no publisher the rules can use, so the page's own
+# signs are read first, and the record's value kept only where they find none
+KNOWN_PUBLISHERS = frozenset({"cnn", "dailymail", "bbc", "reuters", "guardian"})
+
+
 def infer_source(article: Article, raw_first_paragraph: str = "") -> Optional[str]:
-    """Publisher from the record, the URL, a `(CNN)` dateline or a Daily Mail byline."""
+    """Publisher from the record when it names one the rules know (`KNOWN_PUBLISHERS`),
+    else the URL, a `(CNN)` dateline or a Daily Mail byline, else the record's value."""
+    given = None
     if article.source:
         s = article.source.strip().lower().replace(" ", "")
-        return {"dailymail": "dailymail", "mailonline": "dailymail"}.get(s, s)
+        given = {"dailymail": "dailymail", "mailonline": "dailymail"}.get(s, s)
+        if given in KNOWN_PUBLISHERS:
+            return given
+    found = _source_from_page(article, raw_first_paragraph)
+    return given if given and found == "unknown" else found
+
+
+def _source_from_page(article: Article, raw_first_paragraph: str) -> str:
     url = (article.url or "").lower()
     if "dailymail.co.uk" in url:
         return "dailymail"
