@@ -89,6 +89,11 @@ def test_source_inference():
     assert infer_source(art(["x"], source="cnn_dm_subset"), "(CNN) -- The court") == "cnn"
     assert infer_source(art(["x"], source="BBC")) == "bbc"        # a known one is trusted
     assert infer_source(art(["x"], source="nytimes"), "Nothing here") == "nytimes"
+    # curation's list is the release rules' publishers (quality/publishers.py), which it
+    # may not import
+    from transforms.curation.publishers import KNOWN_PUBLISHERS
+    from transforms.quality.publishers import PUBLISHER_NAMES
+    assert KNOWN_PUBLISHERS == set(PUBLISHER_NAMES)
 
 
 def test_clean_article_reasons():
