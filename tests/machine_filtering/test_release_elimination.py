@@ -149,10 +149,15 @@ def test_a_pronoun_later_in_the_sentence_makes_a_person():
     reason, _ = _reason(row(NEIGHBOUR, query, "Emma Jackson", NEIGHBOUR_ENTS,
                             aliases=("Jackson",)))
     assert reason == "only_compatible_entity"
-    two = row(NEIGHBOUR + " Her neighbour Paul Smith said the noise was fine.", query,
-              "Emma Jackson", NEIGHBOUR_ENTS + [("Paul Smith", "PERSON")],
+    # another woman: both fit ("Paul Smith", a man, would not: query_gender reads "her")
+    two = row(NEIGHBOUR + " Her neighbour Sarah Smith said the noise was fine.", query,
+              "Emma Jackson", NEIGHBOUR_ENTS + [("Sarah Smith", "PERSON")],
               aliases=("Jackson",))
     assert check_row(two) is None
+    man = row(NEIGHBOUR + " Her neighbour Paul Smith said the noise was fine.", query,
+              "Emma Jackson", NEIGHBOUR_ENTS + [("Paul Smith", "PERSON")],
+              aliases=("Jackson",))
+    assert "query_gender" in check_row(man).detail
     # a capitalised name between: the pronoun may stand for it, no cue
     assert query_cue("As @placeholder lay awake in the dark for hours, listening to the "
                      "bass, Paul Smith held her hand") is None

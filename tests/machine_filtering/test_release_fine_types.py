@@ -58,7 +58,11 @@ def test_titled_person_skips_a_name_inside_a_longer_one():
     # its votes (one PERSON-tagged word with no evidence of a person: person_evidence)
     assert check_row(one).reason == "only_compatible_entity"
     assert "man_titled" in fine_types.only_fine_entity(one)
-    assert check_row(one, ReleaseConfig(only_compatible_entity=False)) is None
+    # without it, the answer is still the passage's only real person
+    assert check_row(one, ReleaseConfig(only_compatible_entity=False)).reason == \
+        "only_real_person"
+    assert check_row(one, ReleaseConfig(only_compatible_entity=False,
+                                        only_real_person=False)) is None
     two = row(GAMERS + " Said Mr Bysshe: \"Painkiller is a new game.\"", query,
               "Philip Wride", GAMERS_ENTS + [("Bysshe", "PERSON")], aliases=("Wride",))
     assert check_row(two) is None

@@ -161,3 +161,23 @@ def test_place_cue_table(query, cue):
     found = pt.query_place_cue({"query": query, "passage": "", "entities": [],
                                 "answers": []})
     assert (found[0] if found else None) == cue
+
+
+def test_the_capital_beside_the_slot_asks_for_a_national_capital():
+    query = ("Euronext said on Friday it would keep its headquarters in the Portuguese "
+             "capital, @placeholder, whatever the outcome.")
+    ents = EXCHANGE_ENTS + [("Lisbon", "GPE")]
+    one = row(EXCHANGE + LISBON, query, "Lisbon", ents)
+    why = check_row(one)
+    assert why.reason == "only_compatible_entity" and "place cue capital" in why.detail
+    # Frankfurt is a city but no capital: no rival; Berlin is one
+    berlin = " Der Spiegel is based in Hamburg, and the German government in Berlin."
+    two = row(EXCHANGE + LISBON + berlin, query, "Lisbon",
+              ents + [("Hamburg", "GPE"), ("Berlin", "GPE")])
+    assert pt.only_place_entity(two) is None
+    after = query.replace("the Portuguese capital, @placeholder,", "@placeholder, the "
+                          "Portuguese capital,")
+    assert "capital" in pt.only_place_entity(row(EXCHANGE + LISBON, after, "Lisbon", ents))
+    # "the capital of @placeholder" asks for a country: not this cue
+    assert pt.query_place_cue(row(EXCHANGE, "the capital of @placeholder", "UK",
+                                  EXCHANGE_ENTS)) is None

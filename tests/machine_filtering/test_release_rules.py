@@ -19,7 +19,8 @@ from transforms.quality import aliases, cues
 
 # the rules each test is about, without the two that read any small passage's
 # lone entity (`only_entity_of_label`) or left-out mention (`incomplete_answers`)
-BASE = ReleaseConfig(incomplete_answers=False, only_entity_of_label=False, only_country=False)
+BASE = ReleaseConfig(incomplete_answers=False, only_entity_of_label=False, only_country=False,
+                     only_real_person=False)
 
 pytestmark = pytest.mark.fast
 

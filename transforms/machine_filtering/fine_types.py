@@ -29,11 +29,13 @@ import re
 from typing import NamedTuple, Optional
 
 from transforms.curation.gender import FEMALE, MALE, given_name_gender
+from transforms.machine_filtering.coordination import query_gender
 from transforms.machine_filtering.entity_types import (
     fits,
     mention_votes,
     named_in_query,
 )
+from transforms.machine_filtering.person_gender import name_gender, person_genders
 from transforms.quality.aliases import PLACEHOLDER, clusters, plain
 from transforms.quality.cues import PERSON
 from transforms.quality.neighbours import ROLE_WORDS
@@ -46,6 +48,7 @@ BAND = "band"
 REAL_PERSON = "real_person"
 WOMAN, MAN = "woman", "man"      # a real person's gender, where the passage shows it
 _OPPOSITE = {WOMAN: MAN, MAN: WOMAN}
+_SEX = {FEMALE: WOMAN, MALE: MAN}
 
 
 class Head(NamedTuple):
@@ -161,7 +164,17 @@ FINE_CUES = (
                         rf"(?:frontman|guitarist|drummer|bassist|star|singer)\b|,| [a-z]+ed\b)",
          BAND),
 )
-PRONOUN_CUES = frozenset({"man_pronoun", "woman_pronoun"})
+PRONOUN_CUES = frozenset({"man_pronoun", "woman_pronoun", "query_gender"})
+# the slot's sex from the whole query when no cue above gives it (`coordination.query_gender`:
+# a title or role noun right before the slot, else the pronouns after it, all of one sex:
+# "for @placeholder to not have ... adds to her quality of life"); read as a pronoun cue
+# (a quotation's pronouns are the speaker's subjects: '@placeholder writes, "She is in need"')
+_SLOT_ON = re.compile(rf"{_P}[^.;!?]{{0,60}}")
+_QUOTED = re.compile(r'"[^"]*(?:"|$)|“[^”]*(?:”|$)')
+# nor is an attribution's ("... a picture of @placeholder, he said")
+_ATTRIBUTION = re.compile(r",? (?:he|she) (?:said|says|added|adds|told|tells|explained|"
+                          r"wrote|writes|noted|recalled|insisted|claimed|stated)\b",
+                          re.IGNORECASE)
 _TITLED = re.compile(r"\b(?:mr|mrs|ms|miss|dr)\.?\s*$", re.IGNORECASE)
 _TITLE_IN = re.compile(r"^(?:mr|mrs|ms|miss|dr)\.? ", re.IGNORECASE)
 
@@ -189,7 +202,8 @@ def _embedded(passage: str, m: dict) -> bool:
     prev = re.search(r"(\S+)\s+$", window)
     after = re.match(r"\s[A-Z][a-z]", passage[m["end"]:m["end"] + 3])
     word, lead = (prev.group(1), window[:prev.start(1)].rstrip()) if prev else ("", "")
-    cap_prev = bool(word[:1].isupper() and lead and lead[-1] not in ".!?\"“:"
+    ends = len(word) > 3 and word[-1] in ".!?" and not word.isupper()   # "Sunday." ends one
+    cap_prev = bool(word[:1].isupper() and lead and lead[-1] not in ".!?\"“:" and not ends
                     and not re.search(r"['’]s?$|[,;:]$", word)
                     and word.lower().rstrip(".") not in ROLE_WORDS | {"mp", "mep", "pm"})
     return cap_prev or bool(after)
@@ -198,7 +212,8 @@ def _embedded(passage: str, m: dict) -> bool:
 def _real_person(passage: str, mentions: list, votes: list) -> bool:
     marks = [bool(_TITLED.search(passage[max(0, m["start"] - 5):m["start"]])
                   or _TITLE_IN.match(m.get("text") or ""))
-             or (bool(v & PERSON) and not _embedded(passage, m))
+             or (bool(v & PERSON) and (not _embedded(passage, m)     # "Deputy Paul Rein"
+                                       or name_gender(m.get("text") or "") is not None))
              for m, v in zip(mentions, votes)]
     return bool(marks) and 2 * sum(marks) >= len(marks)
 
@@ -230,13 +245,16 @@ def entity_fine_types(row: dict) -> dict:
     mentions = collections.defaultdict(list)
     for key, m in clusters(row):
         mentions[key].append(m)
-    out = {}
+    out, persons = {}, {}
     for key, ms in mentions.items():
         fine = set().union(*(mention_fine(passage, m) for m in ms))
         if fits(votes.get(key, []), PERSON) and _real_person(passage, ms, votes[key]):
             fine.add(REAL_PERSON)
-            fine |= _genders(passage, ms)
+            persons[key] = ms
         out[key] = fine
+    known = person_genders(passage, persons) if persons else {}
+    for key, ms in persons.items():     # a title in the name first, then `person_gender`
+        out[key] |= _genders(passage, ms) or ({_SEX[known[key]]} if known.get(key) else set())
     return out
 
 
@@ -255,7 +273,10 @@ def only_fine_entity(row: dict) -> Optional[str]:
     cue needs the answer shown to be of its gender ("Helen Hamilton" for "Ms
     @placeholder"); where it is not, the plain titled-person cue is read."""
     text = plain(row.get("query") or "")
-    cues = [c for c in FINE_CUES if c.pattern.search(text)]
+    own = _QUOTED.sub(" ", _ATTRIBUTION.sub("", text))    # the pronouns that may be the slot's
+    cues = [c for c in FINE_CUES if c.pattern.search(own if c.name in PRONOUN_CUES else text)]
+    if not any(c.fine & {WOMAN, MAN} for c in cues) and (sex := query_gender(own)):
+        cues.append(FineCue("query_gender", _SLOT_ON, frozenset({REAL_PERSON, _SEX[sex]})))
     if not cues:
         return None
     fine = entity_fine_types(row)
@@ -268,7 +289,7 @@ def only_fine_entity(row: dict) -> Optional[str]:
         if cue.name in PRONOUN_CUES and any(
                 k != "@answer" and REAL_PERSON in v for k, v in fine.items() if k in named):
             continue      # the pronoun may be the other person's the query names
-        words = cue.pattern.search(text).group(0)
+        words = cue.pattern.search(own if cue.name in PRONOUN_CUES else text).group(0)
         return (f"fine cue {cue.name} {words!r} -> {'/'.join(sorted(cue.fine))}; the answer "
                 f"is the only such entity of {len(fine)} in the passage (fine types by name "
                 f"and context)")

@@ -55,6 +55,11 @@ class ReleaseConfig:
               "the query does not name (held-out readers called such items trivial: "
               "'Republican/GOP is the only party in the passage')",
         flag="reject_only_of_kind")
+    only_real_person: bool = setting(
+        True, "release rule: reject a query whose answer is the passage's only real person "
+              "the query does not name, whatever else NER tagged PERSON (held-out readers: "
+              "'Bouldry is the only real person; Boragaon is a place mis-tagged PERSON')",
+        flag="reject_only_real_person")
     article_agreement: bool = setting(
         True, "release rule: reject a query whose 'a'/'an' before the placeholder fits the "
               "answer's name and no other passage entity of its kind, or whose 'the "

@@ -64,6 +64,9 @@ source sentence. Order, and why:
 7d''. `only_of_kind`: the same for a party, a named storm, an ethnic group, a sports
    competition or a school, whatever NER's label ("Democrats" when the query names the
    Republicans; `closed_kinds.py`).
+7d'''. `only_real_person`: the answer is the passage's only real person (a titled or
+   free-standing person's name) the query does not name, whatever else NER tagged PERSON
+   ("Boragaon", a place; `real_person.py`).
 7e. `place_rival`: the slot is locative ("protests throughout @placeholder") and the
    answer is a country or US state the passage also names a city or state in (India,
    Jaipur; `places.py`, GeoNames): both places fit.
@@ -110,6 +113,7 @@ from transforms.machine_filtering.fine_types import only_fine_entity
 from transforms.machine_filtering.kind_nouns import only_kind_entity
 from transforms.machine_filtering.lexical import Lemmas
 from transforms.machine_filtering.place_types import only_place_entity
+from transforms.machine_filtering.real_person import only_real_person
 from transforms.machine_filtering.release_config import ReleaseConfig
 from transforms.machine_filtering.restatement import Restatement, restates
 from transforms.machine_filtering.short_forms import short_form_in_query
@@ -230,6 +234,8 @@ RELEASE_RULES = (
          lambda r, ctx, c: _unless(c.only_country, query_names.only_country(r))),
     Rule("only_of_kind", "only_of_kind",
          lambda r, ctx, c: _unless(c.only_of_kind, closed_kinds.only_of_kind(r))),
+    Rule("only_real_person", "only_real_person",
+         lambda r, ctx, c: _unless(c.only_real_person, only_real_person(r))),
     Rule("place_rival", "place_rival",
          lambda r, ctx, c: _unless(c.place_rival, places.place_rival(r))),
     Rule("coordinated_rival", "coordinated_rival",

@@ -1,0 +1,43 @@
+"""Release rule `only_real_person` (issue 32): the answer the passage's only real person,
+whatever else NER tagged PERSON; CNN text of ../shared/corpus/cnndm_test250.jsonl (the
+Nepal earthquake rescues, quoted and shortened)."""
+import pytest
+
+from tests.fixtures.item_rows import row
+from transforms.machine_filtering.real_person import only_real_person
+from transforms.machine_filtering.release_rules import ReleaseConfig, check_row
+
+pytestmark = pytest.mark.fast
+
+KEISI = ("Jon Keisi was buried for more than 60 hours under the wreckage of a seven-story "
+         "building in Kathmandu that came tumbling down around him during the quake. "
+         "Rescuers flown in from Turkey carved a tunnel deep into the debris to reach Keisi."
+         "\n@highlight\nA man is pulled alive from the rubble in Kathmandu")
+# NER's slip: the city tagged PERSON, so the passage has two PERSON entities
+KEISI_ENTS = [("Jon Keisi", "PERSON"), ("Keisi", "PERSON"), ("Kathmandu", "PERSON"),
+              ("Turkey", "GPE")]
+QUERY = "@placeholder spent the night talking to the rescuers through a gap in the concrete."
+
+
+def test_the_only_real_person_beside_a_place_tagged_person_is_rejected():
+    r = row(KEISI, QUERY, "Jon Keisi", KEISI_ENTS, aliases=("Keisi",))
+    assert "only real person" in only_real_person(r)
+    why = check_row(r)
+    assert why is not None and why.reason == "only_real_person"
+    assert check_row(r, ReleaseConfig(only_real_person=False)) is None
+
+
+def test_another_real_person_is_a_rival_unless_the_query_names_him():
+    text = KEISI.replace("to reach Keisi.", "to reach Keisi, said their leader, Mr Mehmet "
+                         "Yilmaz.")
+    ents = KEISI_ENTS + [("Mehmet Yilmaz", "PERSON")]
+    r = row(text, QUERY, "Jon Keisi", ents, aliases=("Keisi",))
+    assert only_real_person(r) is None and check_row(r) is None
+    named = row(text, "Mehmet Yilmaz said @placeholder was lucky to be alive.", "Jon Keisi",
+                ents, aliases=("Keisi",))
+    assert "only real person" in only_real_person(named)
+
+
+def test_an_answer_that_is_no_real_person_is_left_to_the_other_rules():
+    r = row(KEISI, "Rescuers from @placeholder carved a tunnel.", "Turkey", KEISI_ENTS)
+    assert only_real_person(r) is None
