@@ -160,7 +160,7 @@ def test_every_candidate_is_scored_or_errored_and_counted(filtered):
         "shared_role_word", "restates_passage", "sibling_query", "list_line",
         "restates_words", "neighbour_word", "capital_rival", "incomplete_answers", "only_entity_of_label",
         "answer_form", "place_rival", "coordinated_rival", "publisher_answer", "only_country",
-        "only_of_kind", "only_real_person"}
+        "only_of_kind", "only_real_person", "dateline_answer"}
     assert all(r["detail"] for r in released_out.values()) and released_out
     release = stats["stages"]["release"]
     assert release["in"] == stats["stages"]["adversary"]["out"] == len(left)

@@ -48,3 +48,19 @@ def test_the_lone_entity_of_its_label_is_rejected_only_when_asked():
     rejected = check_row(r, on)
     assert rejected.reason == "only_entity_of_label" and "only ORG entity" in rejected.detail
     assert ReleaseConfig().only_entity_of_label is True
+
+
+# bbc_news/business (the UPS order for Airbus planes), quoted and shortened
+PLANES = ("UPS said it was cutting a previous order for smaller Airbus A300s from 90 planes to "
+          "53. So far, Airbus has delivered 40 A300s to UPS. The A300 will stay in its fleet "
+          "until 2020, UPS said.")
+PLANES_ENTS = [("UPS", "ORG"), ("Airbus", "ORG"), ("A300s", "PRODUCT"), ("A300", "PRODUCT")]
+
+
+def test_a_model_designation_and_its_plural_are_one_name():
+    query = "The @placeholder fleet will be retired when the A380 deliveries begin."
+    one = row(PLANES, query, "A300s", PLANES_ENTS)
+    why = check_row(one, ONLY)
+    assert why is not None and why.reason == "incomplete_answers" and "'A300'" in why.detail
+    both = row(PLANES, query, "A300s", PLANES_ENTS, aliases=("A300",))
+    assert check_row(both, ONLY) is None

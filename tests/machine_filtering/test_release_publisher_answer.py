@@ -4,7 +4,7 @@ answered by the article's own publisher. Rows built from real CNN text
 import pytest
 
 from tests.fixtures.item_rows import row
-from transforms.machine_filtering.publisher import publisher_answer
+from transforms.machine_filtering.publisher import dateline_answer, publisher_answer
 from transforms.machine_filtering.release_rules import ReleaseConfig, check_row
 
 pytestmark = pytest.mark.fast
@@ -36,3 +36,27 @@ def test_another_publisher_or_an_unknown_source_is_news():
     person = dict(row(JORDAN, "@placeholder was fishing off the coast.", "Louis Jordan",
                       ENTS), source="cnn")
     assert publisher_answer(person) is None
+
+
+# cnn_stories/06352019...story, the Minneapolis bridge collapse, quoted and shortened
+BRIDGE = ("MINNEAPOLIS, Minnesota (CNN) -- Drivers who were on the Minneapolis bridge when it "
+          "collapsed told harrowing tales of survival. \"The whole bridge from one side of the "
+          "Mississippi to the other just completely gave way,\" survivor Gary Babineau told "
+          "CNN.\n@highlight\nSurvivor Gary Babineau says the bridge fell all the way down")
+BRIDGE_ENTS = [("MINNEAPOLIS", "GPE"), ("Minnesota", "GPE"), ("CNN", "ORG"),
+               ("Minneapolis", "GPE"), ("Mississippi", "LOC"), ("Gary Babineau", "PERSON")]
+
+
+def test_an_answer_named_only_in_the_dateline_is_rejected():
+    query = "Rescue divers searched the river near @placeholder's University Avenue all night."
+    only = row(BRIDGE.replace("the Minneapolis bridge", "the bridge"), query, "MINNEAPOLIS",
+               BRIDGE_ENTS)
+    assert "only in the dateline 'MINNEAPOLIS, Minnesota (CNN) --'" in dateline_answer(only)
+    why = check_row(only, ReleaseConfig(**{**OFF, "dateline_answer": True}))
+    assert why is not None and why.reason == "dateline_answer"
+    assert check_row(only, ReleaseConfig(**OFF)) is None
+    # named in the story too ("the Minneapolis bridge"): the passage says it
+    body = row(BRIDGE, query, "Minneapolis", BRIDGE_ENTS, aliases=("MINNEAPOLIS",))
+    assert dateline_answer(body) is None
+    # no dateline at all
+    assert dateline_answer(row(JORDAN, QUERY, "CNN", ENTS)) is None

@@ -69,6 +69,10 @@ class ReleaseConfig:
         True, "release rule: reject a query with a role word beside the placeholder "
               "(manager, president) that the passage writes beside the answer alone",
         flag="reject_shared_role_word")
+    dateline_answer: bool = setting(
+        True, "release rule: reject a query whose answer the passage names only in its "
+              "opening dateline ('WASHINGTON (CNN) --'; held-out readers called none of 7 "
+              "such items good)", flag="reject_dateline_answer")
     list_line: bool = setting(
         True, "release rule: reject a query that is a list line, not a sentence (four or "
               "more comma-separated short names or numbers and no verb; or a fixture or "

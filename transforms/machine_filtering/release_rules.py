@@ -13,6 +13,8 @@ source sentence. Order, and why:
 1b. `publisher_answer`: the answer is the article's own publisher ("The documents
    provided to @placeholder" in a CNN story; `publisher.py`): its dateline, credits and
    stock phrases give it away.
+1c. `dateline_answer`: every answer mention lies in the opening dateline ("WASHINGTON
+   (CNN) --"; `publisher.py`): where the story was filed, not what it says.
 2. `list_line`: the query is a list line, not a sentence ("@placeholder (2), Samoa (7),
    France, Italy, Georgia, Chinese Taipei."), or a fixture or results line ("France v
    Switzerland; @placeholder v Republic of Ireland."; `lexical.py`): an artefact.
@@ -206,6 +208,8 @@ RELEASE_RULES = (
     Rule("answer_in_query", "answer_in_query", lambda r, ctx, c: answer_not_in_query(r, c)),
     Rule("publisher_answer", "publisher_answer",
          lambda r, ctx, c: _unless(c.publisher_answer, publisher.publisher_answer(r))),
+    Rule("dateline_answer", "dateline_answer",
+         lambda r, ctx, c: _unless(c.dateline_answer, publisher.dateline_answer(r))),
     Rule("list_line", "list_line", not_list_line),
     Rule("incomplete_answers", "incomplete_answers",
          lambda r, ctx, c: _unless(c.incomplete_answers, flags.left_out_detail(r))),

@@ -125,8 +125,11 @@ def copied_context(row: dict, n: int = 2) -> Optional[str]:
     return None
 
 
+_DESIGNATION_PLURAL = re.compile(r"(?<=\d)s$")     # "F-15s", "747s": the model's plural
+
+
 def _name_words(text: str, label) -> frozenset:
-    return frozenset(w for w in normalise_name(text, label).split()
+    return frozenset(_DESIGNATION_PLURAL.sub("", w) for w in normalise_name(text, label).split()
                      if w not in FUNCTION_WORDS and w != "-")
 
 
