@@ -169,3 +169,25 @@ def test_the_only_entity_that_takes_the_is_rejected():
 ])
 def test_a_name_heads_its_phrase(after, expected):
     assert neighbours.heads_its_phrase(after) is expected
+
+
+# cnndm_test250.jsonl, the Armenian genocide story (CNN), quoted and shortened
+ARMENIA = ("On the 2008 campaign trail, Obama promised to use the word \"genocide\" to "
+           "describe the 1915 massacre by Turks of Armenians. In 2006, after the U.S. "
+           "Ambassador to Armenia was asked to resign for using the term, then-Sen. Obama "
+           "hammered the Bush administration for not taking a stand. Pope Francis and actor "
+           "George Clooney have used the word.")
+ARMENIA_ENTS = [("Obama", "PERSON"), ("Turks", "NORP"), ("Armenians", "NORP"),
+                ("U.S.", "GPE"), ("Armenia", "GPE"), ("Bush", "PERSON"),
+                ("Pope Francis", "PERSON"), ("George Clooney", "PERSON")]
+
+
+def test_a_titles_abbreviation_is_the_title():
+    q = row(ARMENIA, "As a senator, Senator @placeholder wrote to the secretary of state.",
+            "Obama", ARMENIA_ENTS)
+    assert neighbours.shared_role_word(q) == ("'senator' is written beside the answer alone "
+                                              "in the passage")
+    # "Sen." before another name as well: no longer the answer's alone
+    two = row(ARMENIA.replace("Pope Francis and", "Sen. Bob Menendez, Pope Francis and"),
+              q["query"], "Obama", ARMENIA_ENTS + [("Bob Menendez", "PERSON")])
+    assert neighbours.shared_role_word(two) is None

@@ -220,18 +220,36 @@ def _mention_sides(row: dict):
         yield key, m, neighbourhood(passage, m["start"], m["end"])
 
 
+# a title's abbreviation is the title ("Sen. Lieberman" / "Senator @placeholder")
+ROLE_FORMS = {"sen": "senator", "gov": "governor", "det": "detective", "sgt": "sergeant",
+              "insp": "inspector", "rev": "reverend", "prof": "professor", "pres": "president",
+              "capt": "captain", "congresswoman": "congressman"}
+
+
+_ABBREVIATED = re.compile(rf"\b({'|'.join(k for k in ROLE_FORMS if k != 'congresswoman')})\.\s*$",
+                          re.IGNORECASE)
+
+
+def _role(word: str) -> str:
+    w = word.rstrip(".")
+    return ROLE_FORMS.get(w, w)
+
+
 def shared_role_word(row: dict) -> Optional[str]:
     """The role word beside the placeholder that the passage writes beside the answer
-    and beside no other entity."""
+    and beside no other entity (a title's abbreviation counts as the title)."""
     sides = _placeholder_sides(row)
     if sides is None:
         return None
-    roles = {w for w in sides[0] + sides[1] if w in ROLE_WORDS}
+    roles = {_role(w) for w in sides[0] + sides[1] if w.rstrip(".") in ROLE_WORDS}
     if not roles:
         return None
-    holders = {}
+    holders, passage = {}, row.get("passage") or ""
     for key, m, (before, after) in _mention_sides(row):
-        for w in roles & set(before + after):
+        words = {_role(x) for x in before + after}
+        if t := _ABBREVIATED.search(passage[max(0, m["start"] - 8):m["start"]]):
+            words.add(_role(t.group(1).lower()))   # "Sen. Lieberman": the dot ends no window
+        for w in roles & words:
             holders.setdefault(w, set()).add(key)
     for w in sorted(roles):
         if holders.get(w) == {"@answer"}:
