@@ -30,6 +30,9 @@ def _mention(text, word, label="PERSON"):
     ("Jaz and Vib will open in Asia.", "Jaz"),
     ("the hotels of Starwood were full", "Starwood"),
     ("they flew to Mallorca for a week", "Mallorca"),
+    # a web platform, whatever pronoun follows (the user's: cnndm_test250, the ESPN
+    # reporter's rant, reshaped)
+    ("The video spread on Twitter, where she apologised on Thursday.", "Twitter"),
 ])
 def test_a_one_word_person_tag_with_no_evidence_is_unproven(text, word):
     assert unproven_person(text, [_mention(text, word)], [None], PERSON)
