@@ -31,7 +31,6 @@ def publisher_answer(row: dict) -> Optional[str]:
     return None
 
 
-
 def dateline_answer(row: dict) -> Optional[str]:
     """Why the answer stands only in the passage's opening dateline, or None."""
     end = dateline_end(row.get("passage") or "")

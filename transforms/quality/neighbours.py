@@ -224,10 +224,8 @@ def _mention_sides(row: dict):
 ROLE_FORMS = {"sen": "senator", "gov": "governor", "det": "detective", "sgt": "sergeant",
               "insp": "inspector", "rev": "reverend", "prof": "professor", "pres": "president",
               "capt": "captain", "congresswoman": "congressman"}
-
-
-_ABBREVIATED = re.compile(rf"\b({'|'.join(k for k in ROLE_FORMS if k != 'congresswoman')})\.\s*$",
-                          re.IGNORECASE)
+_ABBREVIATED = re.compile(rf"\b({'|'.join(k for k in ROLE_FORMS if k != 'congresswoman')})"
+                          r"\.\s*$", re.IGNORECASE)
 
 
 def _role(word: str) -> str:
