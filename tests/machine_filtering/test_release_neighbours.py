@@ -191,3 +191,7 @@ def test_a_titles_abbreviation_is_the_title():
     two = row(ARMENIA.replace("Pope Francis and", "Sen. Bob Menendez, Pope Francis and"),
               q["query"], "Obama", ARMENIA_ENTS + [("Bob Menendez", "PERSON")])
     assert neighbours.shared_role_word(two) is None
+    # the abbreviation in the query too
+    short = row(ARMENIA, "Sen. @placeholder wrote to the secretary of state.", "Obama",
+                ARMENIA_ENTS)
+    assert "'senator'" in neighbours.shared_role_word(short)

@@ -178,6 +178,10 @@ def test_the_capital_beside_the_slot_asks_for_a_national_capital():
     after = query.replace("the Portuguese capital, @placeholder,", "@placeholder, the "
                           "Portuguese capital,")
     assert "capital" in pt.only_place_entity(row(EXCHANGE + LISBON, after, "Lisbon", ents))
+    # a state's or a trade's capital is no national capital: not this cue
+    for words in ("the state capital, @placeholder,", "the fashion capital, @placeholder,"):
+        assert pt.query_place_cue(row(EXCHANGE + LISBON, query.replace(
+            "the Portuguese capital, @placeholder,", words), "Lisbon", ents)) is None
     # "the capital of @placeholder" asks for a country: not this cue
     assert pt.query_place_cue(row(EXCHANGE, "the capital of @placeholder", "UK",
                                   EXCHANGE_ENTS)) is None

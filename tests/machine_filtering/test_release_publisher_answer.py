@@ -59,4 +59,8 @@ def test_an_answer_named_only_in_the_dateline_is_rejected():
     body = row(BRIDGE, query, "Minneapolis", BRIDGE_ENTS, aliases=("MINNEAPOLIS",))
     assert dateline_answer(body) is None
     # no dateline at all
-    assert dateline_answer(row(JORDAN, QUERY, "CNN", ENTS)) is None
+    bare = BRIDGE.replace("MINNEAPOLIS, Minnesota (CNN) -- ", "")
+    assert dateline_answer(row(bare, query, "Minneapolis", BRIDGE_ENTS)) is None
+    # an answer span without an end is no dateline's
+    odd = dict(only, answers=[{"start": 0, "text": "MINNEAPOLIS"}])
+    assert dateline_answer(odd) is None

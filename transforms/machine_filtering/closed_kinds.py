@@ -47,9 +47,7 @@ _COMPETITION = re.compile(
     r"\w.* (?:League|Cup|Championships?|Open|Grand Prix|Trophy|Bowl|Derby|Marathon)$"
     r"|^(?:the )?(?:Olympics|Paralympics|Masters|Super Bowl|World Series|La Liga|Bundesliga|"
     r"Serie A|Ligue 1|Eredivisie|Premiership|Six Nations|Tour de France|Formula (?:One|1)|"
-    r"Euro \d{4}|(?:Olympic|Paralympic|Commonwealth|Asian|Winter|Summer) Games"
-    # the professional leagues named by their initials ("punished by the @placeholder": NFL)
-    r"|NFL|NBA|WNBA|MLB|NHL|MLS|NCAA|IPL|NRL|AFL|NASCAR|PGA|LPGA|ATP|WTA)$")
+    r"Euro \d{4}|(?:Olympic|Paralympic|Commonwealth|Asian|Winter|Summer) Games)$")
 _SCHOOL = re.compile(r"^(?:the )?(?:University|College) of [A-Z]|\w.* (?:University|College|"
                      r"School|Academy|Institute of Technology)$")
 _CONTEXT = 40
@@ -87,7 +85,7 @@ def is_ethnic_group(text: str, before: str) -> bool:
 
 def is_competition(text: str, before: str) -> bool:
     """A sports competition by its name's last words: "Champions League", "Ryder Cup",
-    "U.S. Open", "Boston Marathon", "the Olympics", or a league's initials ("NFL")."""
+    "U.S. Open", "Boston Marathon", "the Olympics"."""
     return bool(_COMPETITION.search(text.strip()))
 
 

@@ -171,6 +171,8 @@ PRONOUN_CUES = frozenset({"man_pronoun", "woman_pronoun", "query_gender"})
 # (a quotation's pronouns are the speaker's subjects: '@placeholder writes, "She is in need"')
 _SLOT_ON = re.compile(rf"{_P}[^.;!?]{{0,60}}")
 _QUOTED = re.compile(r'"[^"]*(?:"|$)|“[^”]*(?:”|$)')
+# nor the head noun's, where the slot is its "of" ("a friend of @placeholder said he")
+_OWNED = re.compile(rf"\bof {_P}")
 # nor is an attribution's ("... a picture of @placeholder, he said")
 _ATTRIBUTION = re.compile(r",? (?:he|she) (?:said|says|added|adds|told|tells|explained|"
                           r"wrote|writes|noted|recalled|insisted|claimed|stated)\b",
@@ -273,9 +275,10 @@ def only_fine_entity(row: dict) -> Optional[str]:
     cue needs the answer shown to be of its gender ("Helen Hamilton" for "Ms
     @placeholder"); where it is not, the plain titled-person cue is read."""
     text = plain(row.get("query") or "")
-    own = _QUOTED.sub(" ", _ATTRIBUTION.sub("", text))    # the pronouns that may be the slot's
+    own = _QUOTED.sub('"', _ATTRIBUTION.sub("", text))    # the pronouns that may be the slot's
     cues = [c for c in FINE_CUES if c.pattern.search(own if c.name in PRONOUN_CUES else text)]
-    if not any(c.fine & {WOMAN, MAN} for c in cues) and (sex := query_gender(own)):
+    if not any(c.fine & {WOMAN, MAN} for c in cues) and not _OWNED.search(own) and (
+            sex := query_gender(own)):
         cues.append(FineCue("query_gender", _SLOT_ON, frozenset({REAL_PERSON, _SEX[sex]})))
     if not cues:
         return None

@@ -14,8 +14,8 @@ order (the first that says something decides):
    no other, with pronouns of one sex only after the mention ("new videotape of Bhutto's
    assassination emerged, showing her slumping").
 
-Evidence of both sexes at one level leaves the gender unknown, and an unknown gender never
-makes a person a rival's opposite. Pure functions; the name table loads once per process,
+Evidence of both sexes at one level says nothing, and the next level is read; an unknown
+gender never makes a person a rival's opposite. Pure functions; the name table loads once per process,
 on first use (about 0.6 s; nothing downloads).
 """
 import functools
@@ -27,6 +27,8 @@ from typing import Optional
 
 from models.features import sentence_spans
 from transforms.curation.gender import FEMALE, MALE, given_name_gender, mention_cue
+from transforms.quality.aliases import strip_title
+from transforms.quality.neighbours import ROLE_WORDS
 
 MIN_COUNT = 100          # bearers counted in the package's sources
 MAX_UNCERTAINTY = 0.1    # p(woman) <= 0.1 or >= 0.9 (nomquamgender's default threshold)
@@ -60,12 +62,14 @@ def _ascii(word: str) -> str:
 
 
 def name_gender(name: str) -> Optional[str]:
-    """The sex a full name's given name shows ("Andy Rickell" -> "m"); None for one word,
-    an unknown name, or a name borne by both sexes."""
-    words = name.split()
-    if len(words) < 2:
+    """The sex a full name's given name shows ("Andy Rickell" -> "m"; "Judge Sarah Smith"
+    -> "f": titles and role words go first, the statistics know "judge" and "dr" too);
+    None for one word, an unknown name, or a name borne by both sexes."""
+    words = strip_title(name).split()
+    if len(words) < 2 or words[0].lower().rstrip(".") in ROLE_WORDS:
         return None
-    return given_name_gender(name.lower()) or name_table().get(_ascii(words[0].strip(".'’")))
+    return (given_name_gender(" ".join(words).lower())
+            or name_table().get(_ascii(words[0].strip(".'’"))))
 
 
 def _one(found: set) -> Optional[str]:
@@ -78,15 +82,15 @@ def pronoun_evidence(passage: str, persons: dict) -> dict:
     {key: [mentions]}) and use pronouns of one sex only after that person's first
     mention in the sentence."""
     found = {}
-    firsts = sorted((m["start"], key) for key, ms in persons.items() for m in ms)
+    firsts = sorted((m["start"], m["end"], key) for key, ms in persons.items() for m in ms)
     for s, e in sentence_spans(passage):
-        inside = [(start, key) for start, key in firsts if s <= start < e]
-        if not inside or len({key for _, key in inside}) > 1:
+        inside = [(start, end, key) for start, end, key in firsts if s <= start < e]
+        if not inside or len({key for _, _, key in inside}) > 1:
             continue
-        after = passage[inside[0][0]:e]
+        after = passage[inside[0][1]:e]          # "He Jiankui" gives himself no "he"
         male, female = bool(_MALE_PRONOUNS.search(after)), bool(_FEMALE_PRONOUNS.search(after))
         if male != female:
-            found.setdefault(inside[0][1], set()).add(MALE if male else FEMALE)
+            found.setdefault(inside[0][2], set()).add(MALE if male else FEMALE)
     return {key: g for key, gs in found.items() if (g := _one(set(gs)))}
 
 

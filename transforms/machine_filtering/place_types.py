@@ -159,9 +159,10 @@ PLACE_CUES = (
                  rf"city centre|city center)\b|\b(?:mayor|lord mayor) of {_P}\b|\bthe {_P} "
                  rf"(?:city council|city hall)\b", {CITY}, False,
          "a mayor, a city council or hall, the city of X: a city's"),
-    _cue("capital", rf"\bthe (?:[\w'’-]+ )?capital(?: city)?,? {_P}\b(?!['’])|"
-                    rf"{_P},? (?:the|its) (?:[\w'’-]+ )?capital\b(?! of)", {CAPITAL}, False,
-         "the capital, X / X, the capital: a national capital"),
+    _cue("capital", rf"\b[Tt]he (?:[A-Z][\w'’-]+ )?capital(?: city)?,? {_P}\b(?!['’])|"
+                    rf"{_P},? (?:the|its) (?:[A-Z][\w'’-]+ )?capital\b(?! of)", {CAPITAL}, False,
+         "the (Iraqi) capital, X / X, the capital: a national capital (not 'the state "
+         "capital', 'the fashion capital')", flags=0),
     _cue("region", rf"\b(?:countries|nations|states|governments) (?:in|across|of|throughout|"
                    rf"around) (?:the )?{_P}\b|\bthe continent of {_P}\b|{_P}['’]s "
                    rf"(?:countries|nations)\b", {REGION}, False,

@@ -35,7 +35,8 @@ def dateline_answer(row: dict) -> Optional[str]:
     """Why the answer stands only in the passage's opening dateline, or None."""
     end = dateline_end(row.get("passage") or "")
     answers = row.get("answers") or ()
-    if not end or not answers or any(a.get("end", 0) > end for a in answers):
+    if not end or not answers or any(not isinstance(a.get("end"), int) or a["end"] > end
+                                     for a in answers):
         return None
     return (f"the answer {answers[0].get('text')!r} is named only in the dateline "
             f"{row['passage'][:end].strip()!r}: where the story was filed, not what it says")

@@ -32,6 +32,7 @@ def only_real_person(row: dict) -> Optional[str]:
     if any(REAL_PERSON in kinds for key, kinds in fine.items()
            if key != "@answer" and key not in named):
         return None
-    others = sum(1 for key in fine if key != "@answer")
+    others = sum(1 for key in fine if key != "@answer" and key not in named)
     return (f"the answer is the passage's only real person the query does not name "
-            f"({others} other entities: none a titled or free-standing person's name)")
+            f"({others} other entities it does not name: none a titled or free-standing "
+            f"person's name)")

@@ -220,7 +220,8 @@ def _mention_sides(row: dict):
         yield key, m, neighbourhood(passage, m["start"], m["end"])
 
 
-# a title's abbreviation is the title ("Sen. Lieberman" / "Senator @placeholder")
+# a title's abbreviation is the title ("Sen. Lieberman" / "Senator @placeholder"), and a
+# congresswoman holds the congressman's seat
 ROLE_FORMS = {"sen": "senator", "gov": "governor", "det": "detective", "sgt": "sergeant",
               "insp": "inspector", "rev": "reverend", "prof": "professor", "pres": "president",
               "capt": "captain", "congresswoman": "congressman"}
@@ -239,7 +240,10 @@ def shared_role_word(row: dict) -> Optional[str]:
     sides = _placeholder_sides(row)
     if sides is None:
         return None
-    roles = {_role(w) for w in sides[0] + sides[1] if w.rstrip(".") in ROLE_WORDS}
+    query = row.get("query") or ""
+    roles = {_role(w) for w in sides[0] + sides[1] if w in ROLE_WORDS}
+    if t := _ABBREVIATED.search(query[:max(0, query.find(PLACEHOLDER))]):
+        roles.add(_role(t.group(1).lower()))      # "Sen. @placeholder"
     if not roles:
         return None
     holders, passage = {}, row.get("passage") or ""
