@@ -90,10 +90,17 @@ def test_the_only_woman_of_the_passage_for_a_query_that_makes_the_slot_a_woman()
     assert fine_types.only_fine_entity(friend) is None
 
 
-def test_a_query_naming_another_person_leaves_its_pronouns_unread():
-    query = "Jon Keisi said @placeholder was freed from the rubble of her home."
-    one = row(RESCUE, query, "Tanka Maya Sitoula", RESCUE_ENTS, aliases=("Sitoula",))
+def test_a_query_naming_another_woman_leaves_its_pronouns_unread():
+    # "her" may be Sunita Tamang's, whom the query names; Jon Keisi, a man, cannot own it
+    text = RESCUE.replace("after the quake", "after the quake, and Sunita Tamang was "
+                          "pulled out alive")
+    ents = RESCUE_ENTS + [("Sunita Tamang", "PERSON")]
+    query = "Sunita Tamang said @placeholder was freed from the rubble of her home."
+    one = row(text, query, "Tanka Maya Sitoula", ents, aliases=("Sitoula",))
     assert fine_types.only_fine_entity(one) is None
+    man = row(RESCUE, query.replace("Sunita Tamang", "Jon Keisi"), "Tanka Maya Sitoula",
+              RESCUE_ENTS, aliases=("Sitoula",))
+    assert "woman" in fine_types.only_fine_entity(man)
 
 
 def test_pronouns_inside_a_quotation_are_not_the_slot():

@@ -168,3 +168,34 @@ def test_the_only_woman_of_the_passage_with_her_pronoun_is_trivial():
     men = row(HEWITT, "Gordon Brown said @placeholder knew he was wrong.", "Tony Blair",
               HEWITT_ENTS)
     assert check_row(men) is None
+
+
+def test_a_title_cue_gives_the_answer_its_gender_when_the_name_does_not():
+    # "Hewitt" alone shows no gender; "Ms @placeholder" says it, and both rivals are men
+    text = HEWITT.replace("Patricia Hewitt", "Hewitt")
+    ents = [("Hewitt", "PERSON")] + HEWITT_ENTS[1:]
+    why = check_row(row(text, "Ms @placeholder was speaking at a seminar.", "Hewitt", ents))
+    assert why is not None and "woman_titled" in why.detail
+    # a pronoun does not: the answer must be shown a woman for "she" to exclude the men
+    assert check_row(row(text, "@placeholder said she would set out the plans.", "Hewitt",
+                         ents)) is None
+
+
+def test_a_man_the_query_names_does_not_own_her_pronoun():
+    query = "Gordon Brown said @placeholder knew she was wrong."
+    why = check_row(row(HEWITT, query, "Patricia Hewitt", HEWITT_ENTS))
+    assert why is not None and "woman_pronoun" in why.detail
+    # a named person of unknown gender may own it
+    text = HEWITT.replace("Gordon Brown", "Kapranos")
+    ents = [("Kapranos", "PERSON") if n == "Gordon Brown" else (n, l) for n, l in HEWITT_ENTS]
+    assert check_row(row(text, query.replace("Gordon Brown", "Kapranos"), "Patricia Hewitt",
+                         ents)) is None
+
+
+def test_pronouns_of_a_quotation_that_holds_the_slot_are_read():
+    query = '"It is about time for @placeholder to set out her plans.'
+    why = check_row(row(HEWITT, query, "Patricia Hewitt", HEWITT_ENTS))
+    assert why is not None and "query_gender" in why.detail
+    # a quotation beside the slot is still the speaker's
+    assert check_row(row(HEWITT, '@placeholder said: "Her plans are late.', "Patricia Hewitt",
+                         HEWITT_ENTS)) is None

@@ -22,6 +22,7 @@ import re
 from typing import Callable, NamedTuple, Optional
 
 from transforms.machine_filtering.entity_types import named_in_query
+from transforms.machine_filtering.place_types import us_state_code
 from transforms.quality.aliases import clusters
 
 # lexicon: party names as `_key` writes them (lower case, no dots, hyphens as spaces);
@@ -51,6 +52,8 @@ _COMPETITION = re.compile(
 _SCHOOL = re.compile(r"^(?:the )?(?:University|College) of [A-Z]|\w.* (?:University|College|"
                      r"School|Academy|Institute of Technology)$")
 _CONTEXT = 40
+_STATE_WORD = re.compile(r"(?<!\bof )(?<!\bof the )\bstates?\b(?![- ](?:run|owned|media|"
+                         r"television|tv|department|funeral|visit|secrets?|prosecutors?)\b)")
 
 
 def _key(text: str) -> str:
@@ -95,10 +98,26 @@ def is_school(text: str, before: str) -> bool:
     return bool(_SCHOOL.search(text.strip()))
 
 
+def is_us_state(text: str, before: str) -> bool:
+    """A US state by GeoNames' list ("Vermont", "North Carolina")."""
+    return us_state_code(text.strip()) is not None
+
+
+def asks_us_state(query: str, places: list) -> bool:
+    """The slot asks for a US state: the query says "state" in lower case, not as a
+    modifier ("state media") or another noun's ("head of state"): "to the other 49
+    states"; or it names another US state ("Texas, Ohio, @placeholder and Rhode Island").
+    `places`: the passage names the query holds."""
+    return bool(_STATE_WORD.search(query)) or any(is_us_state(p, "") for p in places)
+
+
 class Kind(NamedTuple):
     name: str
     test: Callable[[str, str], bool]
     reason: str
+    # what the query must show for the kind to count (None: nothing): a kind whose
+    # members fill slots of other kinds too ("in Vermont" as "in Burlington")
+    slot: Optional[Callable[[str, list], bool]] = None
 
 
 KINDS = (
@@ -110,6 +129,8 @@ KINDS = (
          "lost"),
     Kind("school", is_school, "the only university or school is the one whose students, "
          "campus or staff the query speaks of"),
+    Kind("US state", is_us_state, "the query asks for a state, and the only one fits",
+         asks_us_state),
 )
 
 
@@ -134,7 +155,10 @@ def only_of_kind(row: dict) -> Optional[str]:
     if not answer:
         return None
     named = named_in_query(row)
-    for kind in (k for k in KINDS if k.name in answer):
+    query = row.get("query") or ""
+    places = [m.get("text") or "" for key, m in clusters(row) if key in named]
+    for kind in (k for k in KINDS if k.name in answer
+                 and (k.slot is None or k.slot(query, places))):
         if not any(kind.name in ks for key, ks in kinds.items()
                    if key != "@answer" and key not in named):
             return (f"the answer is the only {kind.name} of the passage the query does not "

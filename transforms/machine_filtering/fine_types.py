@@ -260,6 +260,18 @@ def entity_fine_types(row: dict) -> dict:
     return out
 
 
+def _unless_slot(quote: re.Match) -> str:
+    """A quotation is left out of the pronouns read, unless the slot is in it ("for
+    @placeholder to not have ... adds to her quality of life")."""
+    return quote.group(0) if PLACEHOLDER in quote.group(0) else '"'
+
+
+def _said(cue: FineCue) -> set:
+    """The gender a title cue itself gives the answer ("Ms @placeholder": the article
+    calls the answer a woman, whatever its name shows)."""
+    return cue.fine & {WOMAN, MAN} if cue.name in ("woman_titled", "man_titled") else set()
+
+
 def _fits_cue(fine: set, cue: FineCue) -> bool:
     """An entity the cue's fine types fit; a gendered cue ("Ms @placeholder") fits a real
     person not shown to be of the other gender (a person of unknown gender fits)."""
@@ -275,7 +287,7 @@ def only_fine_entity(row: dict) -> Optional[str]:
     cue needs the answer shown to be of its gender ("Helen Hamilton" for "Ms
     @placeholder"); where it is not, the plain titled-person cue is read."""
     text = plain(row.get("query") or "")
-    own = _QUOTED.sub('"', _ATTRIBUTION.sub("", text))    # the pronouns that may be the slot's
+    own = _QUOTED.sub(_unless_slot, _ATTRIBUTION.sub("", text))   # pronouns maybe the slot's
     cues = [c for c in FINE_CUES if c.pattern.search(own if c.name in PRONOUN_CUES else text)]
     if not any(c.fine & {WOMAN, MAN} for c in cues) and not _OWNED.search(own) and (
             sex := query_gender(own)):
@@ -285,12 +297,12 @@ def only_fine_entity(row: dict) -> Optional[str]:
     fine = entity_fine_types(row)
     answer, named = fine.get("@answer", set()), named_in_query(row)
     for cue in cues:
-        if not _fits_cue(answer, cue) or not cue.fine & {WOMAN, MAN} <= answer:
+        if not _fits_cue(answer, cue) or not cue.fine & {WOMAN, MAN} <= answer | _said(cue):
             continue
         if any(k != "@answer" and k not in named and _fits_cue(v, cue) for k, v in fine.items()):
             continue
         if cue.name in PRONOUN_CUES and any(
-                k != "@answer" and REAL_PERSON in v for k, v in fine.items() if k in named):
+                k != "@answer" and _fits_cue(v, cue) for k, v in fine.items() if k in named):
             continue      # the pronoun may be the other person's the query names
         words = cue.pattern.search(own if cue.name in PRONOUN_CUES else text).group(0)
         return (f"fine cue {cue.name} {words!r} -> {'/'.join(sorted(cue.fine))}; the answer "
