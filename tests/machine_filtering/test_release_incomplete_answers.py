@@ -64,3 +64,19 @@ def test_a_model_designation_and_its_plural_are_one_name():
     assert why is not None and why.reason == "incomplete_answers" and "'A300'" in why.detail
     both = row(PLANES, query, "A300s", PLANES_ENTS, aliases=("A300",))
     assert check_row(both, ONLY) is None
+
+
+# ../shared/corpus/bbc_news/business/250.txt (quoted; "Hewlett" as NER's cut of the name)
+LENOVO = ("But Western firms such as Dell and Hewlett-Packard are also mounting a more solid "
+          "fight for market share in China. Hewlett said its sales grew.")
+LENOVO_ENTS = [("Dell", "ORG"), ("Hewlett-Packard", "ORG"), ("China", "GPE"),
+               ("Hewlett", "ORG")]
+
+
+def test_an_answer_cut_at_a_hyphen_leaves_the_whole_name_out():
+    query = "@placeholder is mounting a fight for market share in China."
+    why = check_row(row(LENOVO, query, "Hewlett", LENOVO_ENTS), ONLY)
+    assert why is not None and why.reason == "incomplete_answers"
+    assert "'Hewlett-Packard'" in why.detail
+    both = row(LENOVO, query, "Hewlett", LENOVO_ENTS, aliases=("Hewlett-Packard",))
+    assert check_row(both, ONLY) is None

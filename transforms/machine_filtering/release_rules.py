@@ -64,8 +64,8 @@ source sentence. Order, and why:
 7d'. `only_country`: the answer is a country and no other passage entity is one but those
    the query names (`query_names.only_country`): only_entity_of_label's finer label.
 7d''. `only_of_kind`: the same for a party, a named storm, an ethnic group, a sports
-   competition or a school, whatever NER's label ("Democrats" when the query names the
-   Republicans; `closed_kinds.py`).
+   competition, a school or (where the query asks for a state) a US state, whatever NER's
+   label ("Democrats" when the query names the Republicans; `closed_kinds.py`).
 7d'''. `only_real_person`: the answer is the passage's only real person (a titled or
    free-standing person's name) the query does not name, whatever else NER tagged PERSON
    ("Boragaon", a place; `real_person.py`).

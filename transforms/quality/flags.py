@@ -129,8 +129,10 @@ _DESIGNATION_PLURAL = re.compile(r"(?<=\d)s$")     # "F-15s", "747s": the model'
 
 
 def _name_words(text: str, label) -> frozenset:
-    return frozenset(_DESIGNATION_PLURAL.sub("", w) for w in normalise_name(text, label).split()
-                     if w not in FUNCTION_WORDS and w != "-")
+    """A name's words, a hyphenated word's parts apart: "Souza" is a word of "Souza-Baranowski
+    Correctional Center", the prison an answer cut at its hyphen leaves out (round 17)."""
+    return frozenset(_DESIGNATION_PLURAL.sub("", p) for w in normalise_name(text, label).split()
+                     for p in w.split("-") if p and p not in FUNCTION_WORDS)
 
 
 def incomplete_answers(row: dict) -> Optional[str]:
