@@ -6,6 +6,7 @@ import pytest
 from tests.fixtures.item_rows import row
 from transforms.machine_filtering.closed_kinds import (
     KINDS,
+    asks_us_state,
     is_competition,
     is_ethnic_group,
     is_party,
@@ -110,4 +111,40 @@ def test_mention_kinds_reads_the_passage_before_the_mention():
     at = text.index("Vanuatu")
     assert mention_kinds({"text": "Vanuatu", "start": at, "end": at + 7}, text) == set()
     assert {k.name for k in KINDS} == {"party", "storm", "ethnic group", "competition",
-                                      "school"}
+                                      "school", "US state"}
+
+
+# held-out CNN election text (reshaped, names kept)
+PRIMARY = ("McCain won primaries in Texas and Ohio on Tuesday. Huckabee campaigned in "
+           "Vermont before the vote, and said he would stay in the race, CNN reported.")
+PRIMARY_ENTS = [("McCain", "PERSON"), ("Texas", "GPE"), ("Ohio", "GPE"),
+                ("Huckabee", "PERSON"), ("Vermont", "GPE"), ("CNN", "ORG")]
+
+
+@pytest.mark.parametrize("query, asks", [
+    ("Food goes from @placeholder to the other 49 states.", True),
+    ("All of her marriages took place in @placeholder state.", True),
+    ("McCain won in Texas, Ohio, @placeholder and Rhode Island.", True),   # names states
+    ("In @placeholder, a murder conviction requires premeditation.", False),
+    ("The head of state visited @placeholder.", False),                    # another noun's
+    ("The @placeholder state media reported it.", False),                 # a country's
+    ("Officials in @placeholder spoke to state-run television.", False),   # a modifier
+    ("The State Department said @placeholder was safe.", False),           # a name
+])
+def test_a_query_asks_for_a_state(query, asks):
+    places = ["Texas", "Ohio"] if "Texas" in query else []
+    assert asks_us_state(query, places) is asks
+
+
+def test_the_only_us_state_is_rejected_only_where_the_query_asks_for_a_state():
+    text = PRIMARY.replace("Texas and Ohio", "Texas")
+    ents = [e for e in PRIMARY_ENTS if e[0] != "Ohio"]
+    listed = row(text, "McCain won in Texas, Ohio, @placeholder and Rhode Island.", "Vermont",
+                 ents)
+    assert "only US state" in only_of_kind(listed)
+    # a locative slot a state fills as well as a town: kept
+    assert only_of_kind(row(text, "Huckabee spoke in @placeholder on Sunday.", "Vermont",
+                            ents)) is None
+    # another state the query does not name is a rival
+    assert only_of_kind(row(PRIMARY, "McCain won in Texas, @placeholder and Rhode Island.",
+                            "Vermont", PRIMARY_ENTS)) is None
