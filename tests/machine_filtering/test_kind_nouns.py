@@ -116,6 +116,15 @@ def test_a_law_by_its_name_and_nothing_else_to_choose():
     alone = row(DOMA, "Hillary Clinton did not oppose the @placeholder act in Washington.",
                 "Defense of Marriage Act", DOMA_ENTS)
     assert kind_nouns.only_kind_entity(alone) is None
+    # a law named in apposition to its noun (a held-out BBC story: "this bill, the Trade
+    # Union Bill", the passage's only law; two readers called it trivial)
+    bill = row(DOMA, "We believe this bill, the @placeholder, will lead to confrontation.",
+               "Defense of Marriage Act", DOMA_ENTS)
+    assert "noun_apposition" in kind_nouns.only_kind_entity(bill)
+    # read as a law's apposition where the slot is a subject, it rejects nothing: the
+    # answer is no law
+    assert kind_nouns.only_kind_entity(row(DOMA, "He signed the bill, the @placeholder said.",
+                                           "Hillary Clinton", DOMA_ENTS)) is None
 
 
 def test_query_forms_table_and_kinds_table_carry_reasons():

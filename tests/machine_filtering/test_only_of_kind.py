@@ -91,6 +91,8 @@ def test_a_competition_the_query_names_is_no_rival():
     ("Champions League", "", is_competition, True),
     ("U.S. Open", "", is_competition, True),
     ("the Olympics", "", is_competition, True),
+    ("London Olympics", "", is_competition, True),   # a host city's Games (round 17)
+    ("Olympians", "", is_competition, False),
     ("La Liga", "", is_competition, True),
     ("World Series", "", is_competition, True),
     ("Cup", "", is_competition, False),

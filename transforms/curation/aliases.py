@@ -11,6 +11,9 @@ Pure functions; each rule is in `RULES` with its reason.
   Institute for Geography and Statistics (IBGE)" (`is_bracketed_initialism`: an ORG of two
   or more words, the bracket one capitalised word of 2-6 letters, no news agency's
   credit such as "(AP)");
+- the first words of a name NER cut, whose whole an initialism in brackets after it spells,
+  are that initialism's organisation: "Liberation Tigers" of "Liberation Tigers of Tamil
+  Eelam (LTTE)" (`cut_long_forms`);
 - a party's nickname is the party: "Tory", "Tories" = "Conservative(s)", "GOP" =
   "Republican(s)". This is a lexicon (`PARTY_NICKNAMES`), not a rule: nothing in the
   words links them, and the pairs are few, fixed and unambiguous in English news;

@@ -45,7 +45,8 @@ ETHNIC_GROUPS = frozenset({
     "tutsi", "hutu", "maori", "inuit", "berber", "arab", "rohingya", "bedouin", "zulu",
 })
 _COMPETITION = re.compile(
-    r"\w.* (?:League|Cup|Championships?|Open|Grand Prix|Trophy|Bowl|Derby|Marathon)$"
+    r"\w.* (?:League|Cup|Championships?|Open|Grand Prix|Trophy|Bowl|Derby|Marathon|"
+    r"Olympics|Paralympics)$"
     r"|^(?:the )?(?:Olympics|Paralympics|Masters|Super Bowl|World Series|La Liga|Bundesliga|"
     r"Serie A|Ligue 1|Eredivisie|Premiership|Six Nations|Tour de France|Formula (?:One|1)|"
     r"Euro \d{4}|(?:Olympic|Paralympic|Commonwealth|Asian|Winter|Summer) Games)$")

@@ -28,14 +28,18 @@ import collections
 import re
 from typing import NamedTuple, Optional
 
-from transforms.curation.gender import FEMALE, MALE, given_name_gender
+from transforms.curation.gender import FEMALE, MALE
 from transforms.machine_filtering.coordination import query_gender
 from transforms.machine_filtering.entity_types import (
     fits,
     mention_votes,
     named_in_query,
 )
-from transforms.machine_filtering.person_gender import name_gender, person_genders
+from transforms.machine_filtering.person_gender import (
+    name_gender,
+    person_genders,
+    title_genders,
+)
 from transforms.quality.aliases import PLACEHOLDER, clusters, plain
 from transforms.quality.cues import PERSON
 from transforms.quality.neighbours import ROLE_WORDS
@@ -220,26 +224,6 @@ def _real_person(passage: str, mentions: list, votes: list) -> bool:
     return bool(marks) and 2 * sum(marks) >= len(marks)
 
 
-_WOMAN_TITLE = re.compile(r"\b(?:mrs|ms|miss)\.?\s+$", re.IGNORECASE)
-_MAN_TITLE = re.compile(r"\bmr\.?\s+$", re.IGNORECASE)
-
-
-def _genders(passage: str, mentions: list) -> set:
-    """The genders a person's mentions show: a given name of the name lists ("Helen
-    Hamilton"), or a gendered title before a mention or opening it ("Mrs Clinton")."""
-    out = set()
-    for m in mentions:
-        text = plain(m.get("text") or "")
-        before = passage[max(0, m["start"] - 6):m["start"]]
-        first = text.split()[0] + " " if text.split() else ""
-        gender = given_name_gender(_TITLE_IN.sub("", text).lower())
-        if gender == FEMALE or _WOMAN_TITLE.search(before) or _WOMAN_TITLE.search(first):
-            out.add(WOMAN)
-        if gender == MALE or _MAN_TITLE.search(before) or _MAN_TITLE.search(first):
-            out.add(MAN)
-    return out
-
-
 def entity_fine_types(row: dict) -> dict:
     """{cluster key: set of fine types} ('@answer': the answer's)."""
     passage = row.get("passage") or ""
@@ -256,7 +240,8 @@ def entity_fine_types(row: dict) -> dict:
         out[key] = fine
     known = person_genders(passage, persons) if persons else {}
     for key, ms in persons.items():     # a title in the name first, then `person_gender`
-        out[key] |= _genders(passage, ms) or ({_SEX[known[key]]} if known.get(key) else set())
+        shown = {_SEX[g] for g in title_genders(passage, ms)}
+        out[key] |= shown or ({_SEX[known[key]]} if known.get(key) else set())
     return out
 
 

@@ -12,7 +12,8 @@ only disease, the only prison, the only town of the passage).
 - the query's kind (`query_kind`, `QUERY_FORMS`): the kind noun right after the slot ("the
   @placeholder region"; lower case: "@placeholder City" is a name), "the town of
   @placeholder", "@placeholder, a town in ...", the noun right before it for parks, ships
-  and spacecraft ("Ghana's largest wildlife refuge, @placeholder"), or a disease's or a
+  and spacecraft ("Ghana's largest wildlife refuge, @placeholder"), a law in apposition
+  to its noun ("this bill, the @placeholder"), or a disease's or a
   ship's own verbs ("infected with @placeholder", "crew members of the @placeholder");
 - an entity's kinds (`entity_kinds`), from the passage itself: a mention followed by the
   kind noun ("the Amazon region", "Fresnes prison", "the Ebola virus"), after one and "of"
@@ -136,6 +137,9 @@ QUERY_FORMS = (
     QueryForm("noun_before", rf"\b(?:{{N}}),? {_P}(?![\w'’-])", ("park", "vessel", "spacecraft"),
               "the kind noun right before the slot: 'Ghana's largest wildlife refuge, "
               "@placeholder', 'the ship @placeholder'"),
+    QueryForm("noun_apposition", rf"\b(?:this|that|the|a|new|proposed) (?:{{N}}), the {_P}"
+                                 rf"(?![\w'’-])", ("law",),
+              "a law named in apposition to its noun: 'this bill, the @placeholder'"),
     QueryForm("vessel_verb", rf"\b(?:aboard|on board|crew(?: members)? of|captain of|"
                              rf"sinking of|sank the) (?:the )?{_P}(?![\w'’-])", ("vessel",),
               "who sails on or sinks it: a ship ('crew members of the @placeholder')"),

@@ -27,7 +27,7 @@ from typing import Optional
 
 from models.features import sentence_spans
 from transforms.curation.gender import FEMALE, MALE, given_name_gender, mention_cue
-from transforms.quality.aliases import strip_title
+from transforms.quality.aliases import plain, strip_title
 from transforms.quality.neighbours import ROLE_WORDS
 
 MIN_COUNT = 100          # bearers counted in the package's sources
@@ -103,4 +103,26 @@ def person_genders(passage: str, persons: dict) -> dict:
         cue = _one({mention_cue(passage, m["start"], m["end"]) for m in ms})
         name = _one({name_gender(m.get("text") or "") for m in ms})
         out[key] = cue or name or pronouns.get(key)
+    return out
+
+
+_WOMAN_TITLE = re.compile(r"\b(?:mrs|ms|miss)\.?\s+$", re.IGNORECASE)
+_MAN_TITLE = re.compile(r"\bmr\.?\s+$", re.IGNORECASE)
+_TITLE_IN = re.compile(r"^(?:mr|mrs|ms|miss|dr)\.? ", re.IGNORECASE)
+
+
+def title_genders(passage: str, mentions: list) -> set:
+    """The sexes ("f", "m") a person's mentions show by themselves, before `person_genders`
+    is read: a given name of the project's lists ("Helen Hamilton"), or a gendered title
+    before a mention or opening it ("Mrs Clinton")."""
+    out = set()
+    for m in mentions:
+        text = plain(m.get("text") or "")
+        before = passage[max(0, m["start"] - 6):m["start"]]
+        first = text.split()[0] + " " if text.split() else ""
+        gender = given_name_gender(_TITLE_IN.sub("", text).lower())
+        if gender == FEMALE or _WOMAN_TITLE.search(before) or _WOMAN_TITLE.search(first):
+            out.add(FEMALE)
+        if gender == MALE or _MAN_TITLE.search(before) or _MAN_TITLE.search(first):
+            out.add(MALE)
     return out
