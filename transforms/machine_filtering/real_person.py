@@ -11,13 +11,36 @@ least half of whose mentions carry a title or are PERSON-voted names that stand 
 longer capitalised name (or are full names opening with a known given name). On the
 items of the eleven held-out readings of fresh11 to fresh20 (440 items, two labels each),
 it rejects 8 items the rules released before: 10 labels trivial, 2 good, 2 ambiguous (a
-place answer tagged PERSON), 2 artefact.
+place answer tagged PERSON), 2 artefact. A one-word rival that names a large city, a
+country or a US state ("Glasgow" tagged PERSON) is no person (`place_named`, round 17).
 """
+import collections
 from typing import Optional
 
+from transforms.curation.countries import country_of
 from transforms.machine_filtering.entity_types import named_in_query
 from transforms.machine_filtering.fine_types import REAL_PERSON, entity_fine_types
-from transforms.quality.aliases import answer_label
+from transforms.machine_filtering.person_gender import name_gender
+from transforms.machine_filtering.place_types import city_home, us_state_code
+from transforms.quality.aliases import answer_label, clusters
+
+#: a one-word name tagged PERSON that is a city of this many people (GeoNames), a country or
+#: a US state is that place, not a rival person ("Glasgow" tagged PERSON, round 17); a
+#: given name ("Charlotte", "Austin") stays a person; a surname shared with a city
+#: ("Hamilton", 570,000 in Ontario) does not
+MIN_CITY = 500_000
+
+
+def place_named(mentions: list) -> bool:
+    """Every mention is one word naming a large city, a country or a US state."""
+    def place(text: str) -> bool:
+        if name_gender(text + " X") is not None:
+            return False                  # a given name too ("Charlotte", "Austin")
+        home = city_home(text)
+        return bool(country_of(text) or us_state_code(text)
+                    or (home is not None and home[2] >= MIN_CITY))
+    return bool(mentions) and all(len((m.get("text") or "").split()) == 1
+                                  and place(m.get("text") or "") for m in mentions)
 
 
 def only_real_person(row: dict) -> Optional[str]:
@@ -29,7 +52,10 @@ def only_real_person(row: dict) -> Optional[str]:
     if REAL_PERSON not in fine.get("@answer", set()):
         return None
     named = named_in_query(row)
-    if any(REAL_PERSON in kinds for key, kinds in fine.items()
+    mentions = collections.defaultdict(list)
+    for key, m in clusters(row):
+        mentions[key].append(m)
+    if any(REAL_PERSON in kinds and not place_named(mentions[key]) for key, kinds in fine.items()
            if key != "@answer" and key not in named):
         return None
     others = sum(1 for key in fine if key != "@answer" and key not in named)

@@ -10,7 +10,8 @@ keeps apart (issue 32's readers). Pure functions over one row; no Beam, no model
   has a club word (`CLUB_NAME_WORDS`: "United", "Borussia", "Trinity") or is the answer
   plus one word that is neither generic ("London Zoo", "Oxford University") nor an
   event's ("Boston Marathon", "Monaco Grand Prix"); a place's own longer names ("Hull
-  City Council") are neither.
+  City Council") are neither. And the reverse: an ORG-tagged answer ("Newport") beside
+  itself and one club word tagged a place ("Newport County" tagged GPE).
 - `left_out_full_name`: the answer is one name word ("Buhari", "Charleston") and a
   mention of two or three words that ends with it and opens with no place, title or
   organisation word ("Muhammadu Buhari" tagged ORG, "Kevone Charleston" tagged ORG
@@ -81,6 +82,21 @@ def left_out_club(row: dict) -> Optional[str]:
             if a and words > a and club_extra(extra) \
                     and not extra & (_acronyms(e["text"]) - CLUB_NAME_WORDS):
                 return e["text"]
+    return _club_tagged_place(answers, others)
+
+
+def _club_tagged_place(answers: list, others: list) -> Optional[str]:
+    """The reverse: an ORG-tagged answer ("Newport") and a place-tagged mention that is
+    it and one club word ("Newport County" tagged GPE): the club's full name (round 17)."""
+    clubs = [set(_words(e["text"], "ORG")) for e in answers
+             if e.get("label") == "ORG" and not country_of(e["text"])]
+    for e in others:
+        if e.get("label") not in PLACES:
+            continue
+        words = set(_words(e["text"], "ORG"))
+        if any(a and words > a and len(words - a) == 1 and words - a <= CLUB_NAME_WORDS
+               for a in clubs):
+            return e["text"]
     return None
 
 
