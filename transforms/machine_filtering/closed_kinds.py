@@ -1,7 +1,8 @@
 """Closed kinds a reader knows from a name alone, for the release rule `only_of_kind`
 (issue 32): a political party, a named storm, an ethnic group, a sports competition, a
-university or school, and a US state where the query asks for a state (`Kind.slot`). `only_country` asks "is the answer the passage's only country?";
-this asks the same of these kinds, whatever NER's label ("Republican" tagged NORP beside
+university or school, and a US state where the query asks for a state (`Kind.slot`).
+`only_country` asks "is the answer the passage's only country?"; this asks the same of
+these kinds, whatever NER's label ("Republican" tagged NORP beside
 "Texans"; "Liberty University" tagged ORG beside CNN), so `only_entity_of_label` cannot
 see them.
 

@@ -72,6 +72,13 @@ def name_gender(name: str) -> Optional[str]:
             or name_table().get(_ascii(words[0].strip(".'’"))))
 
 
+def given_name_sex(word: str) -> Optional[str]:
+    """The sex one word shows as a given name (the lists, then the name statistics); None
+    when it is no known given name or is borne by both sexes ("Glasgow", "Jordan")."""
+    word = word.strip(".'’")
+    return given_name_gender(word.lower() + " x") or name_table().get(_ascii(word))
+
+
 def _one(found: set) -> Optional[str]:
     found.discard(None)
     return found.pop() if len(found) == 1 else None

@@ -20,7 +20,7 @@ from typing import Optional
 from transforms.curation.countries import country_of
 from transforms.machine_filtering.entity_types import named_in_query
 from transforms.machine_filtering.fine_types import REAL_PERSON, entity_fine_types
-from transforms.machine_filtering.person_gender import name_gender
+from transforms.machine_filtering.person_gender import given_name_sex
 from transforms.machine_filtering.place_types import city_home, us_state_code
 from transforms.quality.aliases import answer_label, clusters
 
@@ -34,7 +34,7 @@ MIN_CITY = 500_000
 def place_named(mentions: list) -> bool:
     """Every mention is one word naming a large city, a country or a US state."""
     def place(text: str) -> bool:
-        if name_gender(text + " X") is not None:
+        if given_name_sex(text) is not None:
             return False                  # a given name too ("Charlotte", "Austin")
         home = city_home(text)
         return bool(country_of(text) or us_state_code(text)
