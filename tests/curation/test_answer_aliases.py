@@ -305,7 +305,10 @@ def test_the_cut_first_words_of_a_name_an_initialism_spells_are_its_organisation
     # a word the initials do not spell, a comma inside, or one word: nothing
     assert cut_long_forms(text.replace("(ILO)", "(IMF)"), ms[:1] + [
         M(text.replace("(ILO)", "(IMF)"), "IMF", "ORG")]) == []
-    comma = text.replace("International Labour Organisation", "International, Labour Organisation")
-    assert cut_long_forms(comma, [M(comma, "Labour Organisation", "ORG"),
+    comma = text.replace("International Labour Organisation", "International Labour, Organisation")
+    assert cut_long_forms(comma, [M(comma, "International Labour", "ORG"),
                                   M(comma, "ILO", "ORG")]) == []
     assert cut_long_forms(text, [M(text, "International", "ORG"), ms[1]]) == []
+    # a place or a person opening an organisation's name is another entity
+    police = "Officers of the New York Police Department (NYPD) arrested him in New York."
+    assert cut_long_forms(police, [M(police, "New York", "GPE"), M(police, "NYPD", "ORG")]) == []

@@ -121,10 +121,10 @@ def test_a_law_by_its_name_and_nothing_else_to_choose():
     bill = row(DOMA, "We believe this bill, the @placeholder, will lead to confrontation.",
                "Defense of Marriage Act", DOMA_ENTS)
     assert "noun_apposition" in kind_nouns.only_kind_entity(bill)
-    # read as a law's apposition where the slot is a subject, it rejects nothing: the
-    # answer is no law
-    assert kind_nouns.only_kind_entity(row(DOMA, "He signed the bill, the @placeholder said.",
-                                           "Hillary Clinton", DOMA_ENTS)) is None
+    assert kind_nouns.query_kind("This bill, the @placeholder, will fail.")[1] == \
+        "noun_apposition"
+    # the slot a speaker after a clause on a bill: no law's apposition
+    assert kind_nouns.query_kind("He signed the bill, the @placeholder said.") is None
 
 
 def test_query_forms_table_and_kinds_table_carry_reasons():

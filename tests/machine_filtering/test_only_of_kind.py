@@ -12,6 +12,7 @@ from transforms.machine_filtering.closed_kinds import (
     is_party,
     is_school,
     is_storm,
+    is_us_state,
     mention_kinds,
     only_of_kind,
 )
@@ -132,10 +133,14 @@ PRIMARY_ENTS = [("McCain", "PERSON"), ("Texas", "GPE"), ("Ohio", "GPE"),
     ("The @placeholder state media reported it.", False),                 # a country's
     ("Officials in @placeholder spoke to state-run television.", False),   # a modifier
     ("The State Department said @placeholder was safe.", False),           # a name
+    ("@placeholder state TV showed the convoy.", False),                    # a modifier
+    ("A state of emergency was declared in @placeholder.", False),
+    ("The report states that @placeholder won.", False),                    # the verb
+    ("Islamic state fighters entered @placeholder.", False),
+    ("@placeholder asked Washington for help against Russia.", False),      # named, no list
 ])
 def test_a_query_asks_for_a_state(query, asks):
-    places = ["Texas", "Ohio"] if "Texas" in query else []
-    assert asks_us_state(query, places) is asks
+    assert asks_us_state(query) is asks
 
 
 def test_the_only_us_state_is_rejected_only_where_the_query_asks_for_a_state():
@@ -150,3 +155,10 @@ def test_the_only_us_state_is_rejected_only_where_the_query_asks_for_a_state():
     # another state the query does not name is a rival
     assert only_of_kind(row(PRIMARY, "McCain won in Texas, @placeholder and Rhode Island.",
                             "Vermont", PRIMARY_ENTS)) is None
+    # a person whose surname is a state's name is no state, nor is a country's name
+    ents = PRIMARY_ENTS + [("Denzel Washington", "PERSON")]
+    denzel = row(PRIMARY + " Denzel Washington said so.", "@placeholder said he would open "
+                 "a school in every state.", "Denzel Washington", ents,
+                 aliases=("Washington",))
+    assert only_of_kind(denzel) is None
+    assert not is_us_state("Georgia", "")

@@ -80,3 +80,12 @@ def test_an_answer_cut_at_a_hyphen_leaves_the_whole_name_out():
     assert "'Hewlett-Packard'" in why.detail
     both = row(LENOVO, query, "Hewlett", LENOVO_ENTS, aliases=("Hewlett-Packard",))
     assert check_row(both, ONLY) is None
+    # a people's or a place's hyphenated compound is another entity, not the answer's name
+    text = ("Many African-American voters backed him. American voters overall were split "
+            "over Guinea-Bissau and Guinea.")
+    ents = [("African-American", "NORP"), ("American", "NORP"), ("Guinea-Bissau", "GPE"),
+            ("Guinea", "GPE")]
+    from transforms.quality.flags import incomplete_answers
+    assert incomplete_answers(row(text, "@placeholder voters were split.", "American", ents)) \
+        is None
+    assert incomplete_answers(row(text, "Aid went to @placeholder.", "Guinea", ents)) is None

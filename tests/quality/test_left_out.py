@@ -104,3 +104,8 @@ def test_a_club_tagged_a_place_is_left_out_of_its_short_names_answers():
     r = row(text, "Leeds face a trip to @placeholder.", "Hull",
             [("Hull", "ORG"), ("Hull City Council", "GPE"), ("Leeds", "GPE")])
     assert left_out_club(r) is None
+    # a city GeoNames knows by the longer name is the city, not the club
+    text = "Kansas lost to Missouri in Kansas City on Saturday. Kansas had won the year before."
+    r = row(text, "@placeholder lost again.", "Kansas",
+            [("Kansas", "ORG"), ("Missouri", "ORG"), ("Kansas City", "GPE")])
+    assert left_out_club(r) is None

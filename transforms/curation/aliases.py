@@ -99,6 +99,7 @@ def bracketed_aliases(text: str, mentions: Iterable) -> List[Tuple[tuple, tuple]
 
 
 _NAME_WORD = re.compile(r"[A-Za-z][\w'’-]*")
+_CUT_LABELS = frozenset({"ORG", "FAC"})       # not "New York" of "New York Police Department"
 
 
 def _spelled_run(text: str, end: int, short: str):
@@ -121,10 +122,9 @@ def _spelled_run(text: str, end: int, short: str):
 
 def cut_long_forms(text: str, mentions: Iterable) -> List[Tuple[tuple, tuple]]:
     """((cut name, label), (initialism, label)) where NER cut the name an initialism in
-    brackets abbreviates: "Liberation Tigers of Tamil Eelam (LTTE)" tagged "Liberation
-    Tigers" (ORG), "Tamil" (PERSON) and "LTTE": the mention that opens the spelled words is
-    the organisation (a held-out reader marked LTTE's answer set without it incomplete).
-    A mention spanning the whole name is `bracketed_aliases`' case."""
+    brackets spells: "Liberation Tigers of Tamil Eelam (LTTE)" tagged "Liberation Tigers"
+    (ORG), "Tamil" (PERSON), "LTTE": the ORG or FAC mention opening the spelled words is the
+    organisation (readers marked LTTE's answer set without it incomplete)."""
     ms = sorted(mentions, key=lambda m: (m.start, m.end))
     out = []
     for b in ms:
@@ -134,7 +134,7 @@ def cut_long_forms(text: str, mentions: Iterable) -> List[Tuple[tuple, tuple]]:
         start = _spelled_run(text, b.start - 2, b.text)
         out += [((a.text, a.label), (b.text, b.label)) for a in ms
                 if start is not None and a.start == start and a.end < b.start - 2
-                and a.text.count(" ") >= 1]
+                and a.text.count(" ") >= 1 and a.label in _CUT_LABELS]
     return out
 
 

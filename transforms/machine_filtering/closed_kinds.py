@@ -22,6 +22,7 @@ import collections
 import re
 from typing import Callable, NamedTuple, Optional
 
+from transforms.curation.countries import country_of
 from transforms.machine_filtering.entity_types import named_in_query
 from transforms.machine_filtering.place_types import us_state_code
 from transforms.quality.aliases import clusters
@@ -54,8 +55,16 @@ _COMPETITION = re.compile(
 _SCHOOL = re.compile(r"^(?:the )?(?:University|College) of [A-Z]|\w.* (?:University|College|"
                      r"School|Academy|Institute of Technology)$")
 _CONTEXT = 40
-_STATE_WORD = re.compile(r"(?<!\bof )(?<!\bof the )\bstates?\b(?![- ](?:run|owned|media|"
-                         r"television|tv|department|funeral|visit|secrets?|prosecutors?)\b)")
+_STATE_WORD = re.compile(
+    r"(?<!\bof )(?<!\bof the )(?<!\bin )(?<![Ii]slamic )\bstates?\b(?! that\b)"
+    r"(?![- ](?i:run|owned|funded|backed|sponsored|media|television|tv|news|broadcaster|"
+    r"department|funeral|visit|dinner|secrets?|prosecutors?|schools?|of)\b)")
+# the names next to the slot in a list ("Texas, Ohio, @placeholder and Rhode Island")
+_NAME = r"([A-Z][\w.]*(?: [A-Z][\w.]*){0,2})"
+_LIST_GAP = r"(?:,| and| or|, and|, or) "
+_BEFORE_IN_LIST = re.compile(rf"\b{_NAME}{_LIST_GAP}$")
+_AFTER_IN_LIST = re.compile(rf"{_LIST_GAP}{_NAME}\b")
+PLACEHOLDER = "@placeholder"
 
 
 def _key(text: str) -> str:
@@ -101,16 +110,24 @@ def is_school(text: str, before: str) -> bool:
 
 
 def is_us_state(text: str, before: str) -> bool:
-    """A US state by GeoNames' list ("Vermont", "North Carolina")."""
-    return us_state_code(text.strip()) is not None
+    """A US state by GeoNames' list ("Vermont", "North Carolina"), not a country's name too
+    ("Georgia")."""
+    return us_state_code(text.strip()) is not None and not country_of(text.strip())
 
 
-def asks_us_state(query: str, places: list) -> bool:
+def asks_us_state(query: str) -> bool:
     """The slot asks for a US state: the query says "state" in lower case, not as a
-    modifier ("state media") or another noun's ("head of state"): "to the other 49
-    states"; or it names another US state ("Texas, Ohio, @placeholder and Rhode Island").
-    `places`: the passage names the query holds."""
-    return bool(_STATE_WORD.search(query)) or any(is_us_state(p, "") for p in places)
+    modifier ("state media", "state TV") or another noun's ("head of state"), not the verb
+    ("the report states that"): "to the other 49 states"; or the slot stands in a list
+    next to a US state ("Texas, Ohio, @placeholder and Rhode Island")."""
+    if _STATE_WORD.search(query):
+        return True
+    at = query.find(PLACEHOLDER)
+    if at < 0:
+        return False
+    before = _BEFORE_IN_LIST.search(query[:at])
+    after = _AFTER_IN_LIST.match(query[at + len(PLACEHOLDER):])
+    return any(m and is_us_state(m.group(1), "") for m in (before, after))
 
 
 class Kind(NamedTuple):
@@ -119,7 +136,11 @@ class Kind(NamedTuple):
     reason: str
     # what the query must show for the kind to count (None: nothing): a kind whose
     # members fill slots of other kinds too ("in Vermont" as "in Burlington")
-    slot: Optional[Callable[[str, list], bool]] = None
+    slot: Optional[Callable[[str], bool]] = None
+    # NER labels every mention of the answer must carry for it to be of the kind (None:
+    # any): "Washington" of Denzel Washington, tagged PERSON, is no state; a rival of any
+    # label still counts
+    answer_labels: Optional[frozenset] = None
 
 
 KINDS = (
@@ -132,7 +153,7 @@ KINDS = (
     Kind("school", is_school, "the only university or school is the one whose students, "
          "campus or staff the query speaks of"),
     Kind("US state", is_us_state, "the query asks for a state, and the only one fits",
-         asks_us_state),
+         asks_us_state, frozenset({"GPE", "LOC"})),
 )
 
 
@@ -150,17 +171,17 @@ def only_of_kind(row: dict) -> Optional[str]:
     party beside the "Republicans" the query names; "Cyclone Pam" the only storm).
     None when another entity of the kind stands beside it."""
     passage = row.get("passage") or ""
-    kinds = collections.defaultdict(set)
+    kinds, labels = collections.defaultdict(set), set()
     for key, m in clusters(row):
         kinds[key] |= mention_kinds(m, passage)
-    answer = kinds.get("@answer") or set()
+        if key == "@answer":
+            labels.add(m.get("label"))
+    answer = {k.name for k in KINDS if k.name in kinds.get("@answer", ())
+              and (k.answer_labels is None or labels <= k.answer_labels)}
     if not answer:
         return None
-    named = named_in_query(row)
-    query = row.get("query") or ""
-    places = [m.get("text") or "" for key, m in clusters(row) if key in named]
-    for kind in (k for k in KINDS if k.name in answer
-                 and (k.slot is None or k.slot(query, places))):
+    named, query = named_in_query(row), row.get("query") or ""
+    for kind in (k for k in KINDS if k.name in answer and (k.slot is None or k.slot(query))):
         if not any(kind.name in ks for key, ks in kinds.items()
                    if key != "@answer" and key not in named):
             return (f"the answer is the only {kind.name} of the passage the query does not "

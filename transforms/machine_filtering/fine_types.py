@@ -36,6 +36,7 @@ from transforms.machine_filtering.entity_types import (
     named_in_query,
 )
 from transforms.machine_filtering.person_gender import (
+    TITLE_IN,
     name_gender,
     person_genders,
     title_genders,
@@ -182,7 +183,6 @@ _ATTRIBUTION = re.compile(r",? (?:he|she) (?:said|says|added|adds|told|tells|exp
                           r"wrote|writes|noted|recalled|insisted|claimed|stated)\b",
                           re.IGNORECASE)
 _TITLED = re.compile(r"\b(?:mr|mrs|ms|miss|dr)\.?\s*$", re.IGNORECASE)
-_TITLE_IN = re.compile(r"^(?:mr|mrs|ms|miss|dr)\.? ", re.IGNORECASE)
 
 
 def query_fine_cue(query: str) -> Optional[FineCue]:
@@ -217,7 +217,7 @@ def _embedded(passage: str, m: dict) -> bool:
 
 def _real_person(passage: str, mentions: list, votes: list) -> bool:
     marks = [bool(_TITLED.search(passage[max(0, m["start"] - 5):m["start"]])
-                  or _TITLE_IN.match(m.get("text") or ""))
+                  or TITLE_IN.match(m.get("text") or ""))
              or (bool(v & PERSON) and (not _embedded(passage, m)     # "Deputy Paul Rein"
                                        or name_gender(m.get("text") or "") is not None))
              for m, v in zip(mentions, votes)]
@@ -269,8 +269,9 @@ def _fits_cue(fine: set, cue: FineCue) -> bool:
 def only_fine_entity(row: dict) -> Optional[str]:
     """The rejection's detail when a fine cue of the query (`FINE_CUES`, in order) fits
     the answer and no other passage entity the query does not name; else None. A gendered
-    cue needs the answer shown to be of its gender ("Helen Hamilton" for "Ms
-    @placeholder"); where it is not, the plain titled-person cue is read."""
+    pronoun cue needs the answer shown to be of its gender ("Helen Hamilton" for "she");
+    a title cue ("Ms @placeholder") says it itself (`_said`). A quotation is read only
+    where it holds the slot (`_unless_slot`)."""
     text = plain(row.get("query") or "")
     own = _QUOTED.sub(_unless_slot, _ATTRIBUTION.sub("", text))   # pronouns maybe the slot's
     cues = [c for c in FINE_CUES if c.pattern.search(own if c.name in PRONOUN_CUES else text)]

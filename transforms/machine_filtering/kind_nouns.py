@@ -137,8 +137,9 @@ QUERY_FORMS = (
     QueryForm("noun_before", rf"\b(?:{{N}}),? {_P}(?![\w'’-])", ("park", "vessel", "spacecraft"),
               "the kind noun right before the slot: 'Ghana's largest wildlife refuge, "
               "@placeholder', 'the ship @placeholder'"),
-    QueryForm("noun_apposition", rf"\b(?:this|that|the|a|new|proposed) (?:{{N}}), the {_P}"
-                                 rf"(?![\w'’-])", ("law",),
+    QueryForm("noun_apposition", rf"\b(?i:this|that|the|a|new|proposed) (?:{{N}}), the {_P}"
+                                 rf"(?![\w'’-])(?!,? (?:said|says|told|tells|added|reported)\b)",
+              ("law",),
               "a law named in apposition to its noun: 'this bill, the @placeholder'"),
     QueryForm("vessel_verb", rf"\b(?:aboard|on board|crew(?: members)? of|captain of|"
                              rf"sinking of|sank the) (?:the )?{_P}(?![\w'’-])", ("vessel",),

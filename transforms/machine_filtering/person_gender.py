@@ -37,11 +37,22 @@ _MALE_PRONOUNS = re.compile(r"\b(?:he|him|his|himself)\b", re.IGNORECASE)
 _FEMALE_PRONOUNS = re.compile(r"\b(?:she|her|hers|herself)\b", re.IGNORECASE)
 
 
-@functools.lru_cache(maxsize=1)
 def name_table() -> dict:
     """{given name (lower case, ASCII): "m" | "f"} for the names `nomquamgender` counts
     often enough and gives one sex clearly; read from the package's data file without
     importing the package (which imports pandas)."""
+    return _name_data()[0]
+
+
+def is_given_name(word: str) -> bool:
+    """`word` is a given name the lists or the statistics know, of either sex or both
+    ("Jordan", "Sydney"): as a one-word mention it may be a person's."""
+    return given_name_sex(word) is not None or _ascii(word.strip(".'’")) in _name_data()[1]
+
+
+@functools.lru_cache(maxsize=1)
+def _name_data() -> tuple:
+    """(name_table(), every given name counted `MIN_COUNT` times or more)."""
     spec = importlib.util.find_spec("nomquamgender")
     if spec is None or not spec.submodule_search_locations:
         raise RuntimeError("the nomquamgender package is missing: pip install the project "
@@ -49,12 +60,14 @@ def name_table() -> dict:
     path = os.path.join(list(spec.submodule_search_locations)[0], "name_data.json")
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    out = {}
+    out, names = {}, set()
     for m in _ENTRY.finditer(text):
         count, p_woman = int(m.group(3)), float(m.group(4))
-        if count >= MIN_COUNT and min(p_woman, 1 - p_woman) <= MAX_UNCERTAINTY:
-            out[m.group(1)] = FEMALE if p_woman >= 0.5 else MALE
-    return out
+        if count >= MIN_COUNT:
+            names.add(m.group(1))
+            if min(p_woman, 1 - p_woman) <= MAX_UNCERTAINTY:
+                out[m.group(1)] = FEMALE if p_woman >= 0.5 else MALE
+    return out, frozenset(names)
 
 
 def _ascii(word: str) -> str:
@@ -115,7 +128,7 @@ def person_genders(passage: str, persons: dict) -> dict:
 
 _WOMAN_TITLE = re.compile(r"\b(?:mrs|ms|miss)\.?\s+$", re.IGNORECASE)
 _MAN_TITLE = re.compile(r"\bmr\.?\s+$", re.IGNORECASE)
-_TITLE_IN = re.compile(r"^(?:mr|mrs|ms|miss|dr)\.? ", re.IGNORECASE)
+TITLE_IN = re.compile(r"^(?:mr|mrs|ms|miss|dr)\.? ", re.IGNORECASE)   # a title opening a name
 
 
 def title_genders(passage: str, mentions: list) -> set:
@@ -127,7 +140,7 @@ def title_genders(passage: str, mentions: list) -> set:
         text = plain(m.get("text") or "")
         before = passage[max(0, m["start"] - 6):m["start"]]
         first = text.split()[0] + " " if text.split() else ""
-        gender = given_name_gender(_TITLE_IN.sub("", text).lower())
+        gender = given_name_gender(TITLE_IN.sub("", text).lower())
         if gender == FEMALE or _WOMAN_TITLE.search(before) or _WOMAN_TITLE.search(first):
             out.add(FEMALE)
         if gender == MALE or _MAN_TITLE.search(before) or _MAN_TITLE.search(first):

@@ -20,22 +20,23 @@ from typing import Optional
 from transforms.curation.countries import country_of
 from transforms.machine_filtering.entity_types import named_in_query
 from transforms.machine_filtering.fine_types import REAL_PERSON, entity_fine_types
-from transforms.machine_filtering.person_gender import given_name_sex
+from transforms.machine_filtering.person_gender import is_given_name
 from transforms.machine_filtering.place_types import city_home, us_state_code
 from transforms.quality.aliases import answer_label, clusters
 
 #: a one-word name tagged PERSON that is a city of this many people (GeoNames), a country or
-#: a US state is that place, not a rival person ("Glasgow" tagged PERSON, round 17); a
-#: given name ("Charlotte", "Austin") stays a person; a surname shared with a city
-#: ("Hamilton", 570,000 in Ontario) does not
+#: a US state is that place, not a rival person ("Glasgow" tagged PERSON, round 17); one
+#: that is a given name too, of either sex ("Charlotte", "Hamilton", "Jordan"), stays a
+#: person
 MIN_CITY = 500_000
 
 
 def place_named(mentions: list) -> bool:
-    """Every mention is one word naming a large city, a country or a US state."""
+    """Every mention is one word naming a large city, a country or a US state, and no
+    given name (`person_gender.is_given_name`)."""
     def place(text: str) -> bool:
-        if given_name_sex(text) is not None:
-            return False                  # a given name too ("Charlotte", "Austin")
+        if is_given_name(text):
+            return False            # a given name too ("Charlotte", "Austin", "Jordan")
         home = city_home(text)
         return bool(country_of(text) or us_state_code(text)
                     or (home is not None and home[2] >= MIN_CITY))

@@ -128,11 +128,20 @@ def copied_context(row: dict, n: int = 2) -> Optional[str]:
 _DESIGNATION_PLURAL = re.compile(r"(?<=\d)s$")     # "F-15s", "747s": the model's plural
 
 
-def _name_words(text: str, label) -> frozenset:
-    """A name's words, a hyphenated word's parts apart: "Souza" is a word of "Souza-Baranowski
-    Correctional Center", the prison an answer cut at its hyphen leaves out (round 17)."""
-    return frozenset(_DESIGNATION_PLURAL.sub("", p) for w in normalise_name(text, label).split()
-                     for p in w.split("-") if p and p not in FUNCTION_WORDS)
+#: labels whose hyphenated words may be names joined ("Souza-Baranowski", "Hewlett-Packard");
+#: a people's or a place's are compounds of others ("African-American", "Guinea-Bissau")
+_JOINED_NAME_LABELS = frozenset({"ORG", "FAC", "PERSON"})
+
+
+def _name_words(text: str, label, parts: bool = False) -> frozenset:
+    """A name's words; with `parts`, a hyphenated word's parts too where the label joins
+    names (`_JOINED_NAME_LABELS`): "Souza" is then a word of "Souza-Baranowski Correctional
+    Center", the prison an answer cut at its hyphen leaves out (round 17)."""
+    words = [_DESIGNATION_PLURAL.sub("", w) for w in normalise_name(text, label).split()
+             if w not in FUNCTION_WORDS and w != "-"]
+    if parts and label in _JOINED_NAME_LABELS:
+        words += [p for w in words if "-" in w for p in w.split("-") if p]
+    return frozenset(w for w in words if w not in FUNCTION_WORDS)
 
 
 def incomplete_answers(row: dict) -> Optional[str]:
@@ -148,8 +157,10 @@ def incomplete_answers(row: dict) -> Optional[str]:
         if (e["start"], e["end"]) in spans:
             continue
         words, place = _name_words(e["text"], e.get("label")), e.get("label") in PLACES
+        joined = _name_words(e["text"], e.get("label"), parts=True)
         for a, a_place in answer_words:
-            if words and a and place == a_place and (words <= a or words >= a):
+            if words and a and place == a_place and (words <= a or words >= a or joined > a
+                                                     and len(a) == 1 and a <= joined - words):
                 return e["text"]
     return left_out_full_name(row) or left_out_club(row)
 

@@ -87,12 +87,13 @@ def left_out_club(row: dict) -> Optional[str]:
 
 def _club_tagged_place(answers: list, others: list) -> Optional[str]:
     """The reverse: an ORG-tagged answer ("Newport") and a place-tagged mention that is
-    it and one club word ("Newport County" tagged GPE): the club's full name (round 17)."""
+    it and one club word ("Newport County" tagged GPE): the club's full name (round 17);
+    not a place GeoNames or the country table knows by that name ("Kansas City")."""
     clubs = [set(_words(e["text"], "ORG")) for e in answers
              if e.get("label") == "ORG" and not country_of(e["text"])]
     for e in others:
-        if e.get("label") not in PLACES:
-            continue
+        if e.get("label") not in PLACES or _is_place_word(e["text"]):
+            continue              # "Kansas City", "Mexico City": the city itself
         words = set(_words(e["text"], "ORG"))
         if any(a and words > a and len(words - a) == 1 and words - a <= CLUB_NAME_WORDS
                for a in clubs):
