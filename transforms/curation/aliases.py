@@ -11,9 +11,8 @@ Pure functions; each rule is in `RULES` with its reason.
   Institute for Geography and Statistics (IBGE)" (`is_bracketed_initialism`: an ORG of two
   or more words, the bracket one capitalised word of 2-6 letters, no news agency's
   credit such as "(AP)");
-- the first words of a name NER cut, whose whole an initialism in brackets after it spells,
-  are that initialism's organisation: "Liberation Tigers" of "Liberation Tigers of Tamil
-  Eelam (LTTE)" (`cut_long_forms`);
+- an organisation's name NER cut is the initialism in brackets after the whole: "Liberation
+  Tigers" of "Liberation Tigers of Tamil Eelam (LTTE)" (`cut_long_forms`);
 - a party's nickname is the party: "Tory", "Tories" = "Conservative(s)", "GOP" =
   "Republican(s)". This is a lexicon (`PARTY_NICKNAMES`), not a rule: nothing in the
   words links them, and the pairs are few, fixed and unambiguous in English news;
@@ -99,7 +98,9 @@ def bracketed_aliases(text: str, mentions: Iterable) -> List[Tuple[tuple, tuple]
 
 
 _NAME_WORD = re.compile(r"[A-Za-z][\w'’-]*")
+_SHORT = re.compile(r"[A-Z][A-Za-z]{1,5}")      # "LTTE", and BBC's "Cfius", "Opec"
 _CUT_LABELS = frozenset({"ORG", "FAC"})       # not "New York" of "New York Police Department"
+_SKIPPED = _STOP - {"of", "the", "and", "for", "&"}     # "Committee on Foreign ... (CFIUS)"
 
 
 def _spelled_run(text: str, end: int, short: str):
@@ -114,8 +115,9 @@ def _spelled_run(text: str, end: int, short: str):
         words_k = [w.group(0) for w in run]
         if not words_k[0][:1].isupper():
             continue
+        spelled = " ".join(w.lower() for w in words_k if w.lower() not in _SKIPPED)
         if all(w[:1].isupper() or w.lower() in _STOP for w in words_k) \
-                and spells_initials(short.lower(), " ".join(w.lower() for w in words_k)):
+                and spells_initials(short.lower(), spelled):
             return run[0].start()
     return None
 
@@ -129,7 +131,7 @@ def cut_long_forms(text: str, mentions: Iterable) -> List[Tuple[tuple, tuple]]:
     out = []
     for b in ms:
         if text[b.start - 2:b.start] != " (" or text[b.end:b.end + 1] != ")" \
-                or not _CAPS.fullmatch(b.text) or b.text.lower() in _CREDITS:
+                or not _SHORT.fullmatch(b.text) or b.text.lower() in _CREDITS:
             continue
         start = _spelled_run(text, b.start - 2, b.text)
         out += [((a.text, a.label), (b.text, b.label)) for a in ms
