@@ -25,7 +25,7 @@ from typing import Callable, NamedTuple, Optional
 from transforms.curation.countries import country_of
 from transforms.machine_filtering.entity_types import named_in_query
 from transforms.machine_filtering.place_types import us_state_code
-from transforms.quality.aliases import clusters
+from transforms.quality.aliases import PLACEHOLDER, clusters
 
 # lexicon: party names as `_key` writes them (lower case, no dots, hyphens as spaces);
 # a plural is read as its singular
@@ -64,7 +64,6 @@ _NAME = r"([A-Z][\w.]*(?: [A-Z][\w.]*){0,2})"
 _LIST_GAP = r"(?:,| and| or|, and|, or) "
 _BEFORE_IN_LIST = re.compile(rf"\b{_NAME}{_LIST_GAP}$")
 _AFTER_IN_LIST = re.compile(rf"{_LIST_GAP}{_NAME}\b")
-PLACEHOLDER = "@placeholder"
 
 
 def _key(text: str) -> str:

@@ -41,6 +41,7 @@ from transforms.machine_filtering.person_gender import (
     person_genders,
     title_genders,
 )
+from transforms.machine_filtering.place_types import place_named
 from transforms.quality.aliases import PLACEHOLDER, clusters, plain
 from transforms.quality.cues import PERSON
 from transforms.quality.neighbours import ROLE_WORDS
@@ -234,7 +235,8 @@ def entity_fine_types(row: dict) -> dict:
     out, persons = {}, {}
     for key, ms in mentions.items():
         fine = set().union(*(mention_fine(passage, m) for m in ms))
-        if fits(votes.get(key, []), PERSON) and _real_person(passage, ms, votes[key]):
+        if fits(votes.get(key, []), PERSON) and _real_person(passage, ms, votes[key]) \
+                and not place_named(ms):
             fine.add(REAL_PERSON)
             persons[key] = ms
         out[key] = fine

@@ -38,6 +38,7 @@ from transforms.machine_filtering.entity_types import (
     named_in_query,
 )
 from transforms.machine_filtering.metonymy import dateline_end
+from transforms.machine_filtering.person_gender import is_given_name
 from transforms.machine_filtering.query_names import query_countries  # noqa: F401 (re-export)
 from transforms.quality.aliases import PLACEHOLDER, clusters, plain
 from transforms.quality.cues import COUNTRY as COUNTRY_VOTE
@@ -92,6 +93,26 @@ def us_state_code(name: str) -> Optional[str]:
     """'CO' for "Colorado", else None."""
     key = _key(name)
     return _gazetteer()[1].get(key[4:] if key.startswith("the ") else key)
+
+
+#: a one-word name tagged PERSON that is a city of this many people (GeoNames), a country or
+#: a US state is that place, not a rival person ("Glasgow" tagged PERSON, round 17); one
+#: that is a given name too, of either sex ("Charlotte", "Hamilton", "Jordan"), stays a
+#: person
+MIN_CITY = 500_000
+
+
+def place_named(mentions: list) -> bool:
+    """Every mention is one word naming a large city, a country or a US state, and no
+    given name (`person_gender.is_given_name`)."""
+    def place(text: str) -> bool:
+        if is_given_name(text):
+            return False            # a given name too ("Charlotte", "Austin", "Jordan")
+        home = city_home(text)
+        return bool(country_of(text) or us_state_code(text)
+                    or (home is not None and home[2] >= MIN_CITY))
+    return bool(mentions) and all(len((m.get("text") or "").split()) == 1
+                                  and place(m.get("text") or "") for m in mentions)
 
 
 @functools.lru_cache(maxsize=4096)

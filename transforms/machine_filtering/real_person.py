@@ -12,36 +12,14 @@ longer capitalised name (or are full names opening with a known given name). On 
 items of the eleven held-out readings of fresh11 to fresh20 (440 items, two labels each),
 it rejects 8 items the rules released before: 10 labels trivial, 2 good, 2 ambiguous (a
 place answer tagged PERSON), 2 artefact. A one-word rival that names a large city, a
-country or a US state ("Glasgow" tagged PERSON) is no person (`place_named`, round 17).
+country or a US state ("Glasgow" tagged PERSON) is no real person (`place_types.place_named`,
+round 17).
 """
-import collections
 from typing import Optional
 
-from transforms.curation.countries import country_of
 from transforms.machine_filtering.entity_types import named_in_query
 from transforms.machine_filtering.fine_types import REAL_PERSON, entity_fine_types
-from transforms.machine_filtering.person_gender import is_given_name
-from transforms.machine_filtering.place_types import city_home, us_state_code
-from transforms.quality.aliases import answer_label, clusters
-
-#: a one-word name tagged PERSON that is a city of this many people (GeoNames), a country or
-#: a US state is that place, not a rival person ("Glasgow" tagged PERSON, round 17); one
-#: that is a given name too, of either sex ("Charlotte", "Hamilton", "Jordan"), stays a
-#: person
-MIN_CITY = 500_000
-
-
-def place_named(mentions: list) -> bool:
-    """Every mention is one word naming a large city, a country or a US state, and no
-    given name (`person_gender.is_given_name`)."""
-    def place(text: str) -> bool:
-        if is_given_name(text):
-            return False            # a given name too ("Charlotte", "Austin", "Jordan")
-        home = city_home(text)
-        return bool(country_of(text) or us_state_code(text)
-                    or (home is not None and home[2] >= MIN_CITY))
-    return bool(mentions) and all(len((m.get("text") or "").split()) == 1
-                                  and place(m.get("text") or "") for m in mentions)
+from transforms.quality.aliases import answer_label
 
 
 def only_real_person(row: dict) -> Optional[str]:
@@ -53,10 +31,7 @@ def only_real_person(row: dict) -> Optional[str]:
     if REAL_PERSON not in fine.get("@answer", set()):
         return None
     named = named_in_query(row)
-    mentions = collections.defaultdict(list)
-    for key, m in clusters(row):
-        mentions[key].append(m)
-    if any(REAL_PERSON in kinds and not place_named(mentions[key]) for key, kinds in fine.items()
+    if any(REAL_PERSON in kinds for key, kinds in fine.items()
            if key != "@answer" and key not in named):
         return None
     others = sum(1 for key in fine if key != "@answer" and key not in named)
