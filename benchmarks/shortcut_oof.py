@@ -8,7 +8,7 @@ dev and test only (about 50-90 released queries on the corpora here, +/- 10 poin
         [--json out.json]
 
 - Out of fold, the hardness report's protocol: articles in `--folds` folds by a seeded
-  hash; for each fold a baseline (`models.baselines.train`, the report's code, seed 13 +
+  hash; for each fold a baseline (`models.baselines.fit`, the report's code, seed 13 +
   fold seed) is trained on the released queries of the other folds' articles and predicts
   every scored candidate of the fold's articles. Each of `--seeds` fold seeds gives every
   query one prediction; a query's EM is its mean over the seeds.
@@ -33,7 +33,11 @@ import json
 import numpy as np
 
 from transforms.core.io_utils import join, read_parquet
-from transforms.finalize.report.hardness_oof import cached, cluster_diff, out_of_fold
+from transforms.finalize.report.hardness_oof import (
+    cluster_diff,
+    featurized,
+    out_of_fold,
+)
 
 TRAINED = ("passage_only", "query_only")
 
@@ -60,10 +64,9 @@ def fates(run: str) -> tuple:
 
 
 def measure(run: str, seeds: int = 10, folds: int = 5, random_drops: int = 0) -> dict:
-    from models import baselines
     from models import hardness as H
-    feats = {name: cached(baselines.FEATURIZERS[name]) for name in TRAINED}
     rows, fate = fates(run)
+    feats = featurized(rows)
     by = collections.defaultdict(set)
     for i, f in fate.items():
         by[f].add(i)
@@ -87,7 +90,7 @@ def measure(run: str, seeds: int = 10, folds: int = 5, random_drops: int = 0) ->
     for name in TRAINED:
         mean = collections.defaultdict(float)
         for s in range(seeds):
-            em = out_of_fold(rows, released, name, folds, s, featurizer=feats[name])
+            em = out_of_fold(rows, released, name, folds, s, feats=feats)
             per_seed[name].append(cluster_diff(rows, em, released, cands, reps=200)["diff"])
             for i, v in em.items():
                 mean[i] += v / seeds
@@ -117,8 +120,7 @@ def measure(run: str, seeds: int = 10, folds: int = 5, random_drops: int = 0) ->
                 drop |= set(rng.choice(pool[s], size=n, replace=False).tolist())
             keep = pre - drop
             ka = {r["article_id"] for r in rows if r["id"] in keep}
-            em = out_of_fold(rows, keep, "passage_only", folds, c,
-                             featurizer=feats["passage_only"])
+            em = out_of_fold(rows, keep, "passage_only", folds, c, feats=feats)
             cd = cluster_diff(rows, em, keep, {r["id"] for r in rows if r["article_id"] in ka},
                               200)
             diffs.append(cd["diff"])

@@ -88,10 +88,19 @@ def train(name: str, rows, seed: int = 13, config: LexicalConfig = LexicalConfig
           featurizer=None):
     """The baseline `name` fitted on `rows` (each with its answers): a state dict and the
     number of queries used (rows without an answer among their candidates are skipped).
-    `featurizer`: FEATURIZERS[name] or a caching wrapper of it (the out-of-fold check)."""
-    from models.lexical import Reader
-    from models.training import featurize, seed_everything, torch_threads, train_loop
+    `featurizer`: FEATURIZERS[name] or a caching wrapper of it."""
+    from models.training import featurize
     data = featurize(rows, featurizer or FEATURIZERS[name])
+    model = fit(name, data, seed, config)
+    return {"name": name, "state": {k: v.clone() for k, v in model.state_dict().items()},
+            "queries": len(data.examples)}
+
+
+def fit(name: str, data, seed: int = 13, config: LexicalConfig = LexicalConfig()):
+    """A fresh baseline `name` trained on featurized rows (`models.training.Featurized`):
+    the model itself, in eval mode (the out-of-fold check predicts with it at once)."""
+    from models.lexical import Reader
+    from models.training import seed_everything, torch_threads, train_loop
     seed_everything(seed)
     model = Reader(N_DENSE[name], N_BUCKETS)
     if data.examples:
@@ -100,8 +109,7 @@ def train(name: str, rows, seed: int = 13, config: LexicalConfig = LexicalConfig
                        batch_size=config.batch_size, seed=seed,
                        weight_decay=config.weight_decay, label=f"hardness baseline {name}")
     model.eval()
-    return {"name": name, "state": {k: v.clone() for k, v in model.state_dict().items()},
-            "queries": len(data.examples)}
+    return model
 
 
 class Predictor:

@@ -11,7 +11,14 @@ import numpy as np
 import torch
 from torch.nn.utils.rnn import pad_sequence
 
-from models.batching import MASKED, candidate_mask, model_device, pad_batch, score_batch
+from models.batching import (
+    MASKED,
+    PAD_VALUES,
+    candidate_mask,
+    model_device,
+    pad_batch,
+    score_batch,
+)
 from models.features import ScoringError, correct_mask
 
 log = logging.getLogger(__name__)
@@ -75,6 +82,19 @@ class InMemory:
 
     def __init__(self, data: Featurized):
         self.data = data
+        self._stacked = None
+
+    def padded_epoch(self, batch_size: int, gen: torch.Generator):
+        """`epoch`'s batches already padded, (batch, gold, n): the rows are stacked once
+        (`Stacked`), not converted and padded again every epoch."""
+        d = self.data
+        if self._stacked is None:
+            self._stacked = Stacked.of(d.examples, d.gold) or False
+        if not self._stacked:                 # too large to stack: pad per batch
+            yield from padded(self.epoch(batch_size, gen))
+            return
+        for idx in torch.randperm(len(d.examples), generator=gen).split(batch_size):
+            yield *self._stacked.take(idx), len(idx)
 
     def __len__(self) -> int:
         return len(self.data.examples)
@@ -88,6 +108,42 @@ class InMemory:
         d = self.data
         for i in range(0, len(d.examples), batch_size):
             yield d.examples[i:i + batch_size], d.gold[i:i + batch_size]
+
+
+class Stacked:
+    """Examples padded once to the longest ([N, L, ...] per key, with each example's
+    length): a batch is an index and a trim to its longest member, the very tensors
+    `pad_batch` builds from the same examples."""
+    MAX_ELEMENTS = 1 << 25                    # per key; above it `of` returns None
+
+    def __init__(self, tensors: dict, lengths: dict):
+        self.tensors, self.lengths = tensors, lengths
+
+    @classmethod
+    def of(cls, examples: list, golds: list) -> Optional["Stacked"]:
+        if not examples:
+            return None
+        cols = {k: [torch.as_tensor(e[k]) for e in examples] for k in examples[0]}
+        cols[GOLD] = list(golds)
+        if any(len(v) * max(t.numel() for t in v) > cls.MAX_ELEMENTS for v in cols.values()):
+            return None
+        return cls({k: pad_sequence(v, batch_first=True, padding_value=PAD_VALUES.get(k, 0))
+                    for k, v in cols.items()},
+                   {k: torch.tensor([len(t) for t in v]) for k, v in cols.items()})
+
+    def take(self, idx: torch.Tensor) -> tuple:
+        out = {k: torch.index_select(t[:, :int(self.lengths[k][idx].max())], 0, idx)
+               for k, t in self.tensors.items()}
+        return out, out.pop(GOLD)
+
+
+GOLD = "__gold__"
+
+
+def padded(batches):
+    """(examples, golds) batches -> (padded batch, padded gold, n) as `pad_batch` pads."""
+    for examples, golds in batches:
+        yield pad_batch(examples), pad_sequence(golds, batch_first=True), len(examples)
 
 
 def as_source(data):
@@ -124,16 +180,18 @@ def train_loop(model: torch.nn.Module, data, *, lr: float, epochs: int,
     ticker = Ticker(label, total_steps(n, batch_size, epochs, max_steps), logger=log)
     model.train()
     for epoch in range(epochs if n else 0):   # no rows: the reader stays as initialised
-        for examples, golds in source.epoch(batch_size, gen):
-            batch = to_device(pad_batch(examples), device)
-            gold = to_device({"g": pad_sequence(golds, batch_first=True)}, device)["g"]
+        batches = (source.padded_epoch(batch_size, gen) if hasattr(source, "padded_epoch")
+                   else padded(source.epoch(batch_size, gen)))
+        for batch, gold, n_examples in batches:
+            batch = to_device(batch, device)
+            gold = to_device({"g": gold}, device)["g"]
             loss = cloze_loss(model(**batch), gold, batch["n_cand"])
             opt.zero_grad()
             loss.backward()
             opt.step()
             losses.append(loss.detach())   # no host sync per step (CUDA)
             step += 1
-            ticker.update(step, len(examples), lambda: f"epoch {epoch + 1}/{epochs}, loss "
+            ticker.update(step, n_examples, lambda: f"epoch {epoch + 1}/{epochs}, loss "
                           f"{np.mean([float(x) for x in losses[-20:]]):.4f}")
             if max_steps is not None and step >= max_steps:
                 break

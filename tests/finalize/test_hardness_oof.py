@@ -154,3 +154,10 @@ def test_the_beam_step_samples_articles_above_the_cap_and_turns_off():
         assert_that(rows | "On" >> OutOfFold(small), check, label="OnCheck")
         off = rows | "Off" >> OutOfFold(HardnessSettings(hardness_out_of_fold=False))
         assert_that(off, equal_to([None]), label="OffCheck")
+        whole = HardnessSettings(hardness_oof_queries=0, hardness_oof_folds=2,
+                                 hardness_oof_fold_seeds=2)
+        want = dict(section([dict(r, released=f == "released") for r, sp, f in items if sp],
+                            folds=2, fold_seeds=2),
+                    sample={"cap": 0, "released_in_release": 40})
+        # the jobs spread over workers give the section computed in one process
+        assert_that(rows | "All" >> OutOfFold(whole), equal_to([want]), label="AllCheck")

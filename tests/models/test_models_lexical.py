@@ -142,6 +142,46 @@ def test_training_is_deterministic_and_fits_the_training_queries(rows):
     assert result["accuracy"] > result["random_baseline"]
 
 
+def test_stacked_batches_are_the_tensors_pad_batch_builds(rows):
+    """Training pads the rows once (`Stacked`), not per batch: every batch must hold the
+    very tensors `pad_batch` builds, so training gives the same weights either way."""
+    from torch.nn.utils.rnn import pad_sequence
+
+    from models.training import InMemory, Stacked, padded
+    data = featurize(rows, build(LexicalConfig(), torch.device("cpu"))[1])
+    stacked = Stacked.of(data.examples, data.gold)
+    for idx in (torch.tensor([0]), torch.tensor([3, 1, 2]), torch.randperm(len(rows))[:5]):
+        batch, gold = stacked.take(idx)
+        want = pad_batch([data.examples[i] for i in idx])
+        assert batch.keys() == want.keys()
+        for k in want:
+            assert batch[k].dtype == want[k].dtype and torch.equal(batch[k], want[k])
+            assert batch[k].is_contiguous()
+        assert torch.equal(gold, pad_sequence([data.gold[i] for i in idx], batch_first=True))
+    source = InMemory(data)
+    got = list(source.padded_epoch(4, torch.Generator().manual_seed(3)))
+    want = list(padded(source.epoch(4, torch.Generator().manual_seed(3))))
+    assert [n for *_, n in got] == [n for *_, n in want] and len(got) > 1
+    for (b, g, _), (wb, wg, _) in zip(got, want):
+        assert all(torch.equal(b[k], wb[k]) for k in wb) and torch.equal(g, wg)
+    assert Stacked.of([], []) is None
+
+
+def test_training_without_stacking_gives_the_same_weights(rows, monkeypatch):
+    """Rows too large to stack fall back to per-batch padding, with the same result."""
+    from models.training import Stacked
+
+    def trained():
+        seed_everything(7)
+        model, fz, _ = build(LexicalConfig(epochs=3), torch.device("cpu"))
+        fit(model, featurize(rows, fz), LexicalConfig(epochs=3), seed=7)
+        return model.state_dict()
+    stacked = trained()
+    monkeypatch.setattr(Stacked, "MAX_ELEMENTS", 0)
+    per_batch = trained()
+    assert all(torch.equal(stacked[k], per_batch[k]) for k in stacked)
+
+
 def test_featurizer_returns_numpy_arrays(rows):
     cands, ex = Featurizer()(rows[0])
     assert set(ex) == {"dense", "sparse", "n_cand"}

@@ -7,15 +7,17 @@ on released <= its candidates' figure + 2 points"; every released query is.
   `candidates` section), those released marked; without scored candidates the released
   rows stand for themselves.
 - Out of fold: articles in `folds` folds by `stable_hash(article, "oof-<s>")`; for each
-  fold the trained baselines (`models.baselines.train`, seed `train_seed + s`) learn on the
+  fold the trained baselines (`models.baselines.fit`, seed `train_seed + s`) learn on the
   released queries of the other folds' articles and predict every row of the fold. Each of
   `fold_seeds` seeds gives every row one prediction; a row's EM is the mean over them.
   `most_frequent` needs no training: its EM is the plain rule's.
 - Intervals: percentile bootstrap over articles (queries of one article are not
   independent), the same resampled articles for released and candidates, seeded.
-The functions are pure (unit-tested without Beam); `OutOfFold`, in hardness.py's graph,
-collects the rows on one worker and calls `section`; `benchmarks/shortcut_oof.py` calls
-the same functions. Above
+- Cost: a row is featurized once (`features`: examples, gold masks, each candidate's EM);
+  the trainings are independent (baseline, fold seed) jobs.
+The functions are pure (unit-tested without Beam); `section` runs them in turn, and
+`OutOfFold`, in hardness.py's graph, featurizes the rows in parallel and spreads the jobs
+over the workers; `benchmarks/shortcut_oof.py` calls the same functions. Above
 `hardness_oof_queries` released queries a sample of articles by hash enters the check (its
 cost grows with fold seeds x released queries: the baselines train folds x fold seeds x 2
 times).
@@ -54,40 +56,64 @@ def fold_of(article_id: str, folds: int, fold_seed: int) -> int:
     return stable_hash(article_id, salt=f"oof-{fold_seed}") % folds
 
 
-def cached(featurizer):
-    """The featurizer with its (candidates, example) kept per row id (a row is featurized
-    once however many folds and seeds train on or predict it)."""
-    memo = {}
+def features(row: dict):
+    """What the check needs of a row, computed once however many folds and fold seeds train
+    on or predict it: per trained baseline its example, gold mask and each candidate's EM,
+    and the most-frequent rule's EM. None: a row no baseline can score (counted by the
+    filter)."""
+    from models import hardness as H
+    from models.baselines import FEATURIZERS
+    from models.features import check_query, correct_mask
+    try:
+        out = {"id": row["id"], "article_id": row["article_id"],
+               "released": bool(row.get("released")),
+               "most_frequent": H.record_scores(H.most_frequent_entity(row), row)[0]}
+        check_query(row)
+        for name in TRAINED:
+            cands, example = FEATURIZERS[name](row)
+            out[name] = {"example": example, "gold": correct_mask(row, cands),
+                         "em": [H.record_scores(c.text, row)[0] for c in cands]}
+    except ValueError:                       # models.features.ScoringError among them
+        return None
+    return out
 
-    def featurize(row):
-        if row["id"] not in memo:
-            memo[row["id"]] = featurizer(row)
-        return memo[row["id"]]
-    return featurize
+
+def featurized(rows: list) -> list:
+    """`features` of the scorable rows, id order."""
+    return sorted((f for f in map(features, rows) if f is not None), key=lambda f: f["id"])
+
+
+def fold_ems(feats: list, train_ids: set, name: str, folds: int, fold_seed: int,
+             train_seed: int = 13) -> dict:
+    """{row id: EM 0/1} of trained baseline `name` (`models.baselines.fit`, seed
+    train_seed + fold_seed), trained per fold on the `train_ids` rows of the other folds'
+    articles (id order) that have an answer among their candidates."""
+    import torch
+
+    from models.baselines import fit
+    from models.batching import score_loop
+    from models.training import Featurized
+    feats = sorted(feats, key=lambda f: f["id"])
+    fold = {f["article_id"]: fold_of(f["article_id"], folds, fold_seed) for f in feats}
+    em = {}
+    for k in range(folds):
+        train = [f[name] for f in feats if f["id"] in train_ids
+                 and fold[f["article_id"]] != k and any(f[name]["gold"])]
+        model = fit(name, Featurized([t["example"] for t in train],
+                                     [torch.tensor(t["gold"], dtype=torch.bool)
+                                      for t in train], []), seed=train_seed + fold_seed)
+        held = [f for f in feats if fold[f["article_id"]] == k]
+        scores = score_loop(model, [f[name]["example"] for f in held])
+        for f, sc in zip(held, scores):
+            em[f["id"]] = f[name]["em"][int(torch.argmax(sc))]
+    return em
 
 
 def out_of_fold(rows: list, train_ids: set, name: str, folds: int, fold_seed: int,
-                train_seed: int = 13, featurizer=None) -> dict:
-    """{row id: EM 0/1} of trained baseline `name`, trained per fold on the `train_ids`
-    rows of the other folds' articles (id order)."""
-    import torch
-
-    from models import hardness as H
-    from models.baselines import FEATURIZERS, Predictor, train
-    from models.batching import score_loop
-    featurizer = featurizer or FEATURIZERS[name]
-    fold = {r["article_id"]: fold_of(r["article_id"], folds, fold_seed) for r in rows}
-    em = {}
-    for f in range(folds):
-        model = Predictor(train(name, sorted(
-            (r for r in rows if r["id"] in train_ids and fold[r["article_id"]] != f),
-            key=lambda r: r["id"]), seed=train_seed + fold_seed, featurizer=featurizer)).model
-        held = [r for r in rows if fold[r["article_id"]] == f]
-        feats = [featurizer(r) for r in held]
-        scores = score_loop(model, [example for _, example in feats])
-        for r, (cands, _), sc in zip(held, feats, scores):
-            em[r["id"]] = H.record_scores(cands[int(torch.argmax(sc))].text, r)[0]
-    return em
+                train_seed: int = 13, feats: list = None) -> dict:
+    """`fold_ems` on rows (or on their `featurized` form, when given)."""
+    return fold_ems(feats if feats is not None else featurized(rows), train_ids, name,
+                    folds, fold_seed, train_seed)
 
 
 def cluster_diff(rows: list, em: dict, a: set, b: set, reps: int = REPLICATES,
@@ -120,44 +146,31 @@ def cluster_diff(rows: list, em: dict, a: set, b: set, reps: int = REPLICATES,
             "articles": len(arts)}
 
 
-def scorable(rows: list) -> list:
-    """The rows every baseline can score (the others are counted by the filter), id order."""
-    from models import hardness as H
-    from models.features import check_query
-    out = []
-    for r in sorted(rows, key=lambda r: r["id"]):
-        try:
-            H.most_frequent_entity(r)
-            check_query(r)
-        except ValueError:
-            continue
-        out.append(r)
-    return out
+def jobs(folds: int, fold_seeds: int) -> list:
+    """The check's trainings as independent jobs: (baseline, fold seed), each `folds`
+    trainings (the Beam step spreads them over workers)."""
+    return [(name, s) for name in TRAINED for s in range(fold_seeds)]
 
 
-def baseline_ems(rows: list, released: set, folds: int, fold_seeds: int,
-                 train_seed: int) -> tuple:
-    """({baseline: {row id: EM}}, {trained baseline: [released - candidates per fold
-    seed]}): EM a mean over the fold seeds for the trained baselines."""
-    from models import hardness as H
-    from models.baselines import FEATURIZERS
-    ems = {"most_frequent": {r["id"]: H.record_scores(H.most_frequent_entity(r), r)[0]
-                             for r in rows}}
-    ids = {r["id"] for r in rows}
-    per_seed = {}
-    for name in TRAINED:
-        featurizer = cached(FEATURIZERS[name])
-        mean = dict.fromkeys(sorted(ids), 0.0)
-        per_seed[name] = []
-        for s in range(fold_seeds):
-            em = out_of_fold(rows, released, name, folds, s, train_seed, featurizer)
-            per_seed[name].append(round(100 * float(np.mean([em[i] for i in sorted(released)])
-                                                     - np.mean([em[i] for i in sorted(ids)])),
-                                        1))
-            for i, v in em.items():
-                mean[i] += v
-        ems[name] = {i: v / fold_seeds for i, v in mean.items()}
-    return ems, per_seed
+def unfit(feats: list, folds: int):
+    """Why the check cannot compare released with candidates, or None."""
+    released = {f["id"] for f in feats if f["released"]}
+    if released == {f["id"] for f in feats}:
+        return ("no candidates beyond the released queries (no scored candidates in "
+                "DIR/filtered/scored): nothing to compare them with")
+    if not released or len({fold_of(f["article_id"], folds, 0) for f in feats}) < 2:
+        return "fewer than two article folds hold a released query"
+    return None
+
+
+def run_job(job: tuple, feats: list, folds: int, train_seed: int) -> tuple:
+    """(baseline, fold seed, {row id: EM}) of one job; {} when the check cannot run."""
+    name, fold_seed = job
+    if unfit(feats, folds):
+        return name, fold_seed, {}
+    with quiet_training():
+        released = {f["id"] for f in feats if f["released"]}
+        return name, fold_seed, fold_ems(feats, released, name, folds, fold_seed, train_seed)
 
 
 def _cell(n: int, em, ci) -> dict:
@@ -167,30 +180,44 @@ def _cell(n: int, em, ci) -> dict:
 def section(rows: list, folds: int = 5, fold_seeds: int = 10, train_seed: int = 13,
             replicates: int = REPLICATES, seed: int = SEED) -> dict:
     """stats.json `hardness.out_of_fold` from the rows (each with `released`: bool): per
-    baseline released and candidates EM x100 with 95% intervals and their difference."""
-    rows = scorable(rows)
-    released = {r["id"] for r in rows if r["released"]}
-    ids = {r["id"] for r in rows}
+    baseline released and candidates EM x100 with 95% intervals and their difference.
+    The jobs run here one after another; the Beam step runs them on workers."""
+    feats = featurized(rows)
+    start = time.process_time()
+    done = [run_job(j, feats, folds, train_seed) for j in jobs(folds, fold_seeds)]
+    if done and not unfit(feats, folds):
+        log.info("hardness: out of fold: %d rankers trained in %.1f s of CPU",
+                 folds * len(done), time.process_time() - start)
+    return assemble(feats, done, folds, fold_seeds, train_seed, replicates, seed)
+
+
+def assemble(feats: list, done: list, folds: int, fold_seeds: int, train_seed: int,
+             replicates: int = REPLICATES, seed: int = SEED) -> dict:
+    """The section from the rows' `features` and the jobs' (baseline, fold seed, EMs): a
+    trained baseline's EM of a row is its mean over the fold seeds."""
+    feats = sorted(feats, key=lambda f: f["id"])
+    rows = [{"id": f["id"], "article_id": f["article_id"]} for f in feats]
+    released = {f["id"] for f in feats if f["released"]}
+    ids = {f["id"] for f in feats}
     out = {"folds": folds, "fold_seeds": fold_seeds, "train_seed": train_seed,
            "bar_points": BAR,
            "interval": {"level": LEVEL, "method": "percentile bootstrap over articles, the "
                         "same draws for released and candidates", "replicates": replicates,
                         "seed": seed},
            "released": len(released), "candidates": len(ids),
-           "articles": len({r["article_id"] for r in rows}), "baselines": {}}
-    if released == ids:
-        out["reason"] = ("no candidates beyond the released queries (no scored candidates in "
-                         "DIR/filtered/scored): nothing to compare them with")
+           "articles": len({f["article_id"] for f in feats}), "baselines": {}}
+    why = unfit(feats, folds)
+    if why:
+        out["reason"] = why
         return out
-    if not released or len({fold_of(r["article_id"], folds, 0) for r in rows}) < 2:
-        out["reason"] = "fewer than two article folds hold a released query"
-        return out
-    start = time.process_time()
-    with quiet_training():
-        ems, per_seed = baseline_ems(rows, released, folds, fold_seeds, train_seed)
-    log.info("hardness: out of fold: %d released and %d candidate queries of %d articles, "
-             "%d rankers trained in %.1f s of CPU", len(released), len(ids), out["articles"],
-             folds * fold_seeds * len(TRAINED), time.process_time() - start)
+    ems = {"most_frequent": {f["id"]: f["most_frequent"] for f in feats}}
+    per_seed = {}
+    for name in TRAINED:
+        runs = [em for n, _, em in sorted(done, key=lambda d: (d[0], d[1])) if n == name]
+        per_seed[name] = [round(100 * float(np.mean([em[i] for i in sorted(released)])
+                                            - np.mean([em[i] for i in sorted(ids)])), 1)
+                          for em in runs]
+        ems[name] = {i: sum(em[i] for em in runs) / len(runs) for i in sorted(ids)}
     for name in BASELINES:
         d = cluster_diff(rows, ems[name], released, ids, replicates, seed)
         cell = {"released": _cell(d["n_a"], d["a"], d["a_ci"]),
@@ -225,8 +252,9 @@ def oof_row(item) -> list:
 
 class OutOfFold(beam.PTransform):
     """hardness.fates' (row, split, fate) -> one stats.json `hardness.out_of_fold` dict
-    (None when the setting turns it off), computed on one worker from the rows of the
-    released articles (a sample by article hash above `hardness_oof_queries`)."""
+    (None when the setting turns it off) from the rows of the released articles (a sample
+    by article hash above `hardness_oof_queries`): rows featurized in parallel, the
+    (baseline, fold seed) trainings spread over the workers, the section on one."""
 
     def __init__(self, settings):
         super().__init__()
@@ -239,16 +267,21 @@ class OutOfFold(beam.PTransform):
         slim = rows | "OofRows" >> beam.FlatMap(oof_row)
         population = (slim | "OofReleased" >> beam.Filter(lambda r: r["released"])
                       | "CountReleased" >> beam.combiners.Count.Globally())
-        cap = s.hardness_oof_queries
+        cap, folds, seed = s.hardness_oof_queries, s.hardness_oof_folds, s.hardness_seed
+        feats = (slim
+                 | "OofSample" >> beam.Filter(
+                     lambda r, n: in_sample(r["article_id"], n, cap),
+                     beam.pvalue.AsSingleton(population))
+                 | "OofFeaturize" >> beam.FlatMap(lambda r: [f] if (f := features(r)) else [])
+                 | "OofFeaturesAsList" >> beam.combiners.ToList())
+        done = (rows.pipeline
+                | "OofJobs" >> beam.Create(jobs(folds, s.hardness_oof_fold_seeds))
+                | "SpreadOofJobs" >> beam.Reshuffle()
+                | "OofTrain" >> beam.Map(run_job, beam.pvalue.AsSingleton(feats), folds, seed))
 
-        def report(rows, population):
-            out = section(rows, s.hardness_oof_folds, s.hardness_oof_fold_seeds,
-                          s.hardness_seed)
+        def report(feats, done, population):
+            out = assemble(feats, done, folds, s.hardness_oof_fold_seeds, seed)
             out["sample"] = {"cap": cap, "released_in_release": population}
             return out
-        return (slim
-                | "OofSample" >> beam.Filter(
-                    lambda r, n: in_sample(r["article_id"], n, cap),
-                    beam.pvalue.AsSingleton(population))
-                | "OofRowsOnOneWorker" >> beam.combiners.ToList()
-                | "OutOfFoldSection" >> beam.Map(report, beam.pvalue.AsSingleton(population)))
+        return feats | "OutOfFoldSection" >> beam.Map(
+            report, beam.pvalue.AsList(done), beam.pvalue.AsSingleton(population))
