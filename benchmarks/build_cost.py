@@ -10,7 +10,8 @@ times with fresh ids (`N`, `benchmarks/corpus.py`), once per worker setting (`au
 the phases (start-up = checks and imports before the graph, graph construction, and the
 runner's time to its first bundle; then the run; then the stage's closing work), the
 steps grouped as read / clean / annotate / queries / featurize / train / score / decide /
-write / split / exports / table1 / hardness (reader, baselines, bootstrap) / report /
+write / split / exports / table1 / hardness (reader, baselines, out-of-fold check,
+bootstrap) / report /
 explorer, each in seconds and per 1,000 rows (articles for generate, queries for the other
 stages), and peak memory of the main process and of the largest worker process.
 
@@ -52,6 +53,7 @@ STEP_RULES = (
     ("finalize", r"^Hardness/(ScoreReader|Reader)", "hardness_reader"),
     ("finalize", r"^Hardness/(TrainRows|CapTrain|TrainBaselines)", "hardness_train"),
     ("finalize", r"^Hardness/ScoreBaselines", "hardness_score"),
+    ("finalize", r"^Hardness/OutOfFold", "hardness_oof"),
     ("finalize", r"^Hardness", "hardness_bootstrap"),
     ("finalize", r"^(WriteExports|BuildPassage|GroupPassage|KeyByPassage)", "exports"),
     ("finalize", r"^Table1", "table1"),
@@ -181,7 +183,8 @@ def measure(runs=("sample", "1", "4"), workers=("auto",), work_dir=None, extra=(
 
 STEP_ORDER = ("read", "clean", "annotate", "queries", "featurize", "train", "score", "decide",
               "split", "hardness_reader", "hardness_train", "hardness_score",
-              "hardness_bootstrap", "table1", "exports", "fates", "write", "report",
+              "hardness_oof", "hardness_bootstrap", "table1", "exports", "fates", "write",
+              "report",
               "explorer", "other")
 
 

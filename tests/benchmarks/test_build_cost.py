@@ -17,6 +17,7 @@ def test_small_local_inputs_run_in_process_and_workers_flag_wins():
     assert stage.auto_workers("train_folds", 498, 2, "transformer") == (2, None)
     assert stage.auto_workers("adversarial_filter", 498, None, "transformer") == (None, None)
     assert stage.auto_workers("finalize", 140, None)[0] == 1
+    assert stage.auto_workers("finalize", 681, None) == (None, None)      # 8x: workers win
     assert stage.auto_workers("no_such_stage", 1, None) == (None, None)
 
 

@@ -47,6 +47,11 @@ FORM_LINES = {
     "link_marker": ["READ MORE: Japan unveils Izumo, its largest warship"],
     # a fresh11 Daily Mail highlight (round 13, readers R and S), and the same ends reworded
     "closing_call": ["Vote no on fat cat pay: Find out more", "The full squad - click here"],
+    # BBC schedule notices closing held-out XSum stories (fresh26's readers), reworded
+    "broadcast_notice": ["Sunday Politics Wales can be seen on BBC One Wales at 11:00 GMT on "
+                         "29 November.", "Reaction Time can be heard on Radio 4 at 1130 GMT.",
+                         "The full interview is on BBC Radio 5 live on Tuesday at 20:30 BST.",
+                         "The programme is available on the BBC iPlayer."],
     "partner_offer": ["The Mail has teamed up with the FairPensions campaign to offer a tool "
                       "that allows you to send your views to your pension fund."],
 }
@@ -63,6 +68,10 @@ NEWS = [
     "'Follow us on Twitter,' the protesters chanted.",
     "He said: Find out more about it later.",                            # no line end
     "Apple has partnered with Nike to offer runners a new watch.",        # not the reader
+    "The documentary was shown on BBC One on Monday.",                    # what was aired
+    "He told BBC Radio 5 live's Sportsweek on Sunday that he would stay.",
+    "The comet can be seen from the UK at 21:00 on Tuesday.",
+    "The match will be broadcast live on BBC One, and will be held in Cardiff.",
 ]
 
 

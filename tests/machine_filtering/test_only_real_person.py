@@ -65,3 +65,20 @@ def test_a_large_city_tagged_person_is_no_rival():
     # two-word name, stays a person
     assert not place_named([{"text": "Hamilton"}])
     assert not place_named([{"text": "Martin Hamilton"}, {"text": "Hamilton"}])
+
+
+def test_a_bill_s_last_word_after_a_bracket_is_no_rival():
+    # fresh26 (BBC): "Bill" of "... Travelling Circuses (Scotland) Bill" tagged PERSON was
+    # read as a real person beside the circus owner
+    text = ("Martin Burton runs a circus in Edinburgh. The Wild Animals in Travelling Circuses "
+            "(Scotland) Bill was passed by Holyrood on Tuesday. Mr Burton said he was sad."
+            "\n@highlight\nA ban on wild animals in circuses is passed")
+    ents = [("Martin Burton", "PERSON"), ("Burton", "PERSON"), ("Bill", "PERSON"),
+            ("Holyrood", "PERSON"), ("Edinburgh", "GPE")]
+    r = row(text, "Mr @placeholder has toured with his circus for 30 years.", "Martin Burton",
+            ents, aliases=("Burton",))
+    assert "only real person" in only_real_person(r)
+    credit = text.replace("Circuses (Scotland) Bill", "circuses. LONDON (AP) Bill Jones")
+    ents = ents[:2] + [("Bill Jones", "PERSON")] + ents[3:]
+    assert only_real_person(row(credit, r["query"], "Martin Burton", ents,
+                                aliases=("Burton",))) is None

@@ -148,7 +148,7 @@ def current(stage: str):
 #: or worker processes").
 IN_PROCESS_BELOW = {"generate": 100, "train_folds": 2_500, "train_folds:transformer": 0,
                     "adversarial_filter": 10_000, "adversarial_filter:transformer": 0,
-                    "finalize": 1_000}
+                    "finalize": 200}
 
 
 def auto_workers(stage: str, size, default_workers=None, model: str = "") -> tuple:

@@ -3,9 +3,9 @@ Pure functions; each rule is in `RULES` with its reason.
 
 - a short form the article defines in brackets right after a name is that name:
   "Yuganskneftegas (Yugansk)", "Organisation of Petroleum Exporting Countries (Opec)",
-  whatever labels NER gave the two (`is_bracketed_short_form`: the short form is one
-  word, the name's first letters or its initials; `bracketed_aliases` finds the pairs in
-  a segment's text, the short form tagged there or not: `initialisms.defined_short_forms`);
+  whatever labels NER gave the two (`is_bracketed_short_form`: one word, the name's first
+  letters, its initials or its words' starts, "Ecowas"; `bracketed_aliases` finds the pairs
+  in a segment, the short form tagged there or not: `initialisms.defined_short_forms`);
 - an organisation's initialism in another language, defined in brackets right after its
   name, is that organisation too: "the Popular Protection Units (YPG)", "Brazilian
   Institute for Geography and Statistics (IBGE)" (`is_bracketed_initialism`: an ORG of two
@@ -39,6 +39,7 @@ from transforms.curation.initialisms import (
     defined_short_forms,
     is_initialism,
     spells_initials,
+    spells_prefixes,
 )
 
 _STOP = {"of", "and", "the", "for", "in", "on", "at", "de", "du", "la", "le", "&"}
@@ -58,13 +59,14 @@ def _initials(name: str) -> str:
 
 def is_bracketed_short_form(name: str, short: str) -> bool:
     """`short`, written in brackets after `name`, abbreviates it: one word that opens
-    the name ("Yugansk" / "Yuganskneftegas") or spells its initials ("Opec")."""
+    the name ("Yugansk"), spells its initials ("Opec") or its words' starts ("Ecowas")."""
     short = short.strip().replace(".", "")
     if " " in short or not _WORD.fullmatch(short) or short.lower() == name.lower():
         return False
     low, s = name.lower(), short.lower()
     return ((len(s) >= MIN_PREFIX and low.startswith(s)) or (len(s) >= 2 and _initials(name) == s)
-            or (is_initialism(short) and spells_initials(s, " ".join(_WORD.findall(low)))))
+            or (is_initialism(short) and spells_initials(s, " ".join(_WORD.findall(low))))
+            or (s not in _CREDITS and spells_prefixes(s, low)))
 
 
 #: credits and places written in brackets after a name: never its initialism
@@ -270,8 +272,7 @@ def is_maker_prefix(alias: str, full: str, names: Iterable[str]) -> bool:
 
 
 RULES = (
-    AliasRule("bracketed_short_form", "a short form defined in brackets after a name is "
-              "that name"),
+    AliasRule("bracketed_short_form", "a short form in brackets after a name is that name"),
     AliasRule("bracketed_initialism", "an organisation's initialism in another language, "
               "in brackets after its name, is that organisation"),
     AliasRule("cut_long_form", "the first words of a name NER cut, whose whole an initialism "
@@ -318,9 +319,8 @@ _NAMED_THINGS = frozenset({"ORG", "FAC", "PRODUCT"})
 
 
 def renamed_labels_agree(a: str, b: str) -> bool:
-    """Two labels one renamed entity can carry: the same, or both a named thing (ORG,
-    FAC, PRODUCT); a place is never renamed to a firm ("in Chevy Chase, formerly known
-    as DC Martial Arts": the school is, not the town)."""
+    """Two labels one renamed entity can carry: the same, or both a named thing (ORG, FAC,
+    PRODUCT); a place is never renamed to a firm ("Chevy Chase, formerly DC Martial Arts")."""
     return a == b or (a in _NAMED_THINGS and b in _NAMED_THINGS)
 
 

@@ -23,9 +23,10 @@ the middle nor two sentences merged:
   double-quoted quotation (`in_quotation`), nor does an "A" a conjunction or
   preposition follows: "... the England A win against France A and for their club," added
   Robinson" is one sentence (issue 32: no cut before a capitalised name inside a clause);
-- a number word after a capitalised word is part of a name ("Formula One champion"), and
-  the splitter's own cut is never taken inside a name the NER model marked ("Mike |
-  Tyson": annotation.py leaves such cuts out of `starts`);
+- a number word after a capitalised word is part of a name ("Formula One champion"), as
+  is a body's head noun after a place ("Des Moines | Police said": `place_body`), and the splitter's own
+  cut is never taken inside a name the NER model marked ("Mike | Tyson": annotation.py
+  leaves such cuts out of `starts`);
 - a caption's end is found where the body's sentence opens with a name the caption has
   just given, after a plain word ("... success later this month O'Neill told Betfred:
   ..."; `glued_name_start`);
@@ -42,6 +43,9 @@ indices that start sentences.
 """
 from typing import List, Sequence, Tuple
 
+from transforms.curation.countries import is_known_place
+from transforms.curation.name_match import PLACE_BODIES
+from transforms.curation.variants import is_city
 from transforms.curation.wordlists import (  # noqa: F401
     ATTRIBUTION_VERBS,
     CONTINUING_WORDS,
@@ -115,10 +119,20 @@ def _valid_start(tokens: Sequence[Token], s: int, end: int, proposed: bool) -> b
         return False
     if _ends_sentence(tokens, s - 1):
         return True
-    if proposed and _last_word(tokens, s - 1) not in NON_TERMINAL_ENDS \
-            and _last_word(tokens, s - 1)[-1:].isalnum() and first[:1].isupper():
+    last = _last_word(tokens, s - 1)
+    if proposed and last not in NON_TERMINAL_ENDS and last[-1:].isalnum() \
+            and first[:1].isupper() and not place_body(tokens, s):
         return True   # the splitter's own cut between a caption and the text
     return _glued_start(tokens, s) or _glued_quote(tokens, s)
+
+
+def place_body(tokens: Sequence[Token], s: int) -> bool:
+    """Token s is a body's head noun ("Police", "Council") right after a place's name of
+    one or two words: the name goes on ("Des Moines Police said"), no sentence starts."""
+    if s < 1 or tokens[s][0].lower() not in PLACE_BODIES:
+        return False
+    names = [tokens[s - 1][0]] + ([tokens[s - 2][0] + " " + tokens[s - 1][0]] if s >= 2 else [])
+    return any(n[:1].isupper() and (is_city(n) or is_known_place(n)) for n in names)
 
 
 def _glued_start(tokens: Sequence[Token], s: int) -> bool:
@@ -126,7 +140,7 @@ def _glued_start(tokens: Sequence[Token], s: int) -> bool:
     if s < 1 or s + 1 >= len(tokens):
         return False
     prev, word, nxt = tokens[s - 1][0], tokens[s][0], tokens[s + 1][0]
-    if word not in SENTENCE_OPENERS or not tokens[s - 1][1]:
+    if word not in SENTENCE_OPENERS or not tokens[s - 1][1] or place_body(tokens, s):
         return False
     if not (prev[-1:].isalnum() or prev[-1:] in (")", "%")):
         return False

@@ -102,6 +102,7 @@ from transforms.curation.variants import (
     join_plurals,
     person_surnames,
     possessive_owner,
+    spells_camel_capitals,
     written_as_acronym,
 )
 
@@ -252,7 +253,8 @@ class RuleBasedResolver:
                     targets.add(uf.find(full))
             if acronym[name] and not person[name]:      # "VW" -> "Volkswagen"
                 targets |= {uf.find(w) for w in plain if " " not in w and w != name
-                            and org[w] and not person[w] and is_contracted_acronym(alias, w)}
+                            and ((org[w] and not person[w] and is_contracted_acronym(alias, w))
+                                 or spells_camel_capitals(alias, written[w]))}
                 targets |= {uf.find(f) for f in multi if not person[f]      # "NORAD"
                             and is_syllable_acronym(alias, f)}
             if not targets and initialism[name] and not person[name]:   # "UVA", "DoD"

@@ -3,7 +3,7 @@ name's tail ("Pittsburgh Steelers" -> "Steelers"; never across places), a place 
 no person's given name, a company named after a person keeping its suffix, and a gendered
 surname's plain form. Pure functions over names and their labels; no Beam, no model."""
 
-from transforms.curation.countries import REGIONS, country_of
+from transforms.curation.countries import REGIONS, country_of, is_known_place
 from transforms.curation.gender import compatible, given_name_gender
 from transforms.curation.initialisms import (
     adds_model_code,
@@ -18,6 +18,7 @@ from transforms.curation.spelling import (
 )
 from transforms.curation.variants import (
     club_tail,
+    is_city,
     is_qualified_group,
 )
 
@@ -34,6 +35,15 @@ def names_a_place(name: str, label) -> bool:
     return is_place(label) or bool(country_of(name)) or name.lower() in REGIONS
 
 
+def tail_names_a_place(tail: str, label, whole_label) -> bool:
+    """`names_a_place` for the tail of a name; a person's name ends in a place only where
+    the tail's words name one (a known place or city), not by its label: "Kardashian West"
+    of "Kim Kardashian West", tagged GPE, is her surname."""
+    if whole_label in PERSON_LABELS:
+        return names_a_place(tail, None) or is_known_place(tail) or is_city(tail)
+    return names_a_place(tail, label)
+
+
 def trailing_targets(name: str, distinct, top: dict, root=lambda n: n) -> set:
     """A name links to the longest other name of the article it ends with ("Pittsburgh
     Steelers" -> "Steelers", even where a small model tags the short form a person;
@@ -41,7 +51,8 @@ def trailing_targets(name: str, distinct, top: dict, root=lambda n: n) -> set:
     place: "Central America" is not "America" (the US), "New York" not "York", "Gran
     Colombia" not "Colombia" (issue 32: no partial name across distinct entities, though
     ReCoRD's gold joins the last), "Real Madrid" (ORG) not "Madrid" (GPE), "Tisch Asia"
-    not "Asia" whatever NER tagged it (`names_a_place`); a club's name
+    not "Asia" whatever NER tagged it (`names_a_place`; a person's tail by its words
+    only, `tail_names_a_place`); a club's name
     after its abbreviation stays ("AC Milan" -> "Milan"); a person's lone surname is left
     to the name-part rule, a tail that ends two names links to neither, and a group
     never links to itself with a nationality before it ("British Muslim" / "Muslim":
@@ -58,7 +69,8 @@ def trailing_targets(name: str, distinct, top: dict, root=lambda n: n) -> set:
             continue      # "Airbus A380 Jet" is not "Jet"
         code = country_of(tail)
         key = "country:" + code if code and "country:" + code in known else tail
-        if key in known and ((not names_a_place(tail, top.get(key)) and not is_place(top[name]))
+        if key in known and ((not tail_names_a_place(tail, top.get(key), top[name])
+                              and not is_place(top[name]))
                              or tail == club_tail(name)
                              or is_facility_tail(tail, top.get(key), top[name])):
             return {key}

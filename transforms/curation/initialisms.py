@@ -10,6 +10,8 @@ exactly the entity. Pure functions; each rule is in `RULES` with its reason.
   (`spells_initials`; never a name with the initialism for a word: "EMI" / "EMI
   Music", as `name_match` keeps "IPTV" from "IPTV World Forum"); coref.py asks it only where the exact initials find no name, and
   two names it spells make it ambiguous (no link);
+- a short form defined in brackets may take more than one letter of a word: "Economic
+  Community of West African States (Ecowas)" (`spells_prefixes`, brackets only);
 - a short form written in brackets after a name the model tagged, even where the model
   did not tag the short form there, defines it for the whole article ("Unmanned Aircraft
   Systems (UAS)"): `defined_short_forms`;
@@ -73,6 +75,30 @@ def spells_initials(short: str, name: str) -> bool:
     return MIN_LETTERS <= len(short) <= MAX_LETTERS and match(0, 0)
 
 
+def spells_prefixes(short: str, name: str) -> bool:
+    """`short` (lower case, one word) is made of the starts of `name`'s words in order, as
+    BBC style writes a bracket definition's short form: "ecowas" = ECOnomic community ...
+    ("Co" of "Community"), "camra" = CAMpaign for Real Ale. Every content word gives 1-4
+    letters, a function word its first letter or none; two content words or more, and the
+    short form is no word of the name ("nhs" / "NHS Scotland"). Only for a short form
+    defined in brackets: on free text it would join "Rome" and "Roman Empire"."""
+    words = [w for w in re.split(r"[^a-z]+", name.lower()) if w]
+    if (not short.isalpha() or short in words or not MIN_LETTERS <= len(short) <= 8
+            or sum(w not in FUNCTION_WORDS for w in words) < 2):
+        return False
+
+    @functools.lru_cache(maxsize=None)
+    def match(i: int, j: int) -> bool:
+        if i == len(words):
+            return j == len(short)
+        w = words[i]
+        if w in FUNCTION_WORDS:
+            return match(i + 1, j) or (j < len(short) and short[j] == w[0] and match(i + 1, j + 1))
+        return any(short[j:j + k] == w[:k] and match(i + 1, j + k)
+                   for k in range(1, min(4, len(w)) + 1) if j + k <= len(short))
+    return match(0, 0)
+
+
 def is_model_code(word: str) -> bool:
     """'mh-60r', 'f-35', 'a380', '737'; not '04' (a club's year), '2020' (a year) nor a
     plain word."""
@@ -109,6 +135,8 @@ def defined_short_forms(text: str, mentions: Iterable, is_short_form) -> List[Tu
 RULES = (
     InitialismRule("spells_initials", "an initialism is the one name whose initials it "
                    "spells (function words optional, the last word abbreviated)"),
+    InitialismRule("spells_prefixes", "a short form defined in brackets may take the first "
+                   "letters of each word of the name (Ecowas)"),
     InitialismRule("defined_short_form", "a short form in brackets after a name defines it "
                    "for the article, tagged or not"),
     InitialismRule("adds_model_code", "a name plus a model code is another entity"),

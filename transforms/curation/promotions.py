@@ -109,6 +109,24 @@ _PARTNER_OFFER = re.compile(r"(?i)^[^.!?\n]{0,60}\b(?:has|have) (?:teamed up|par
                             r"(?:you|readers|our readers|a tool|an? \w+ that (?:lets|allows) "
                             r"you)\b")
 
+# a broadcaster's schedule notice closing a story ("Reaction Time can be heard on Radio 4
+# at 1130 GMT on 11 February", "... is on BBC Radio 5 live on Tuesday at 20:30 BST"): a
+# modal "can/will be seen/heard ... on" a channel, or "is on" a channel with its time or
+# day; a report of what was broadcast ("was shown on BBC One") is news
+_CHANNEL = (r"(?:BBC(?: One| Two| Three| Four| Scotland| Alba| Wales| News| Radio [\w ]{1,15}?"
+            r"| World Service| Parliament| Sport| iPlayer)?|ITV\d?|S4C|Channel (?:4|5|Four|Five)"
+            r"|Sky (?:One|Sports?(?: \w+)?|News|Atlantic|Arts)|Radio (?:1|2|3|4|5 [Ll]ive|"
+            r"Scotland|Wales|Ulster|Foyle|Cymru)|(?:the )?(?:BBC )?iPlayer|5 [Ll]ive)")
+_WHEN = (r"(?:at \d{1,2}(?:[:.]\d\d)?|on (?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|"
+         r"on \d{1,2} [A-Z][a-z]+|from \d|tonight|tomorrow|(?:every|each) [A-Z][a-z]+day)")
+_BROADCAST = re.compile(
+    r"^[^.!?\n]{0,80}?\b(?:(?:can|could|will) (?:also )?be (?:seen|heard|watched|viewed|"
+    r"streamed)(?: again| live| in full)?\b[^.!?\n]{0,60}?\bon " + _CHANNEL +
+    r"|(?:is|are|will be) (?:on|broadcast on|shown on|screened on|aired on|repeated on) "
+    + _CHANNEL + r"\b[^.!?\n]{0,40}?\b" + _WHEN +
+    r"|(?:is|are) available (?:to (?:watch|listen to|stream) )?(?:again |now )?on "
+    r"(?:the )?(?:BBC )?iPlayer\b)")
+
 
 class Form(NamedTuple):
     """A form of promotion: its name (a funnel key), its pattern, read from a line's or
@@ -133,6 +151,8 @@ PROMOTION_FORMS = (
     Form("for_more", _FOR_MORE, "the reader sent elsewhere: 'For more on this, visit ...'"),
     Form("closing_call", _CLOSING_CALL, "a call to action after a colon closing the line: "
          "'...: Find out more'"),
+    Form("broadcast_notice", _BROADCAST, "a broadcaster's schedule notice: '... can be seen "
+         "on BBC One Wales at 11:00 GMT on 29 November'"),
     Form("partner_offer", _PARTNER_OFFER, "the page's partnership offered to the reader: "
          "'The Mail has teamed up with ... to offer a tool that allows you ...'"),
 )

@@ -179,6 +179,20 @@ def is_contracted_acronym(short: str, word: str) -> bool:
     return True
 
 
+def spells_camel_capitals(short: str, written) -> bool:
+    """'gsk' of 'GlaxoSmithKline': one of the name's written forms (`written`) is one word
+    of three capitals or more, joined words, whose capitals spell the initialism. A
+    person's name never reads so ("McDonald", "DeShawn": two), so the name's label (NER
+    tags "GlaxoSmithKline" PERSON) does not matter."""
+    for word in written:
+        word = re.sub(r"['’]s?$", "", word)
+        caps = "".join(c for c in word if c.isupper())
+        if (word.isalpha() and len(caps) >= 3 and word[0].isupper() and not word.isupper()
+                and caps.lower() == short):
+            return True
+    return False
+
+
 def plural_of(name: str) -> tuple:
     """The plural forms of a name's last word: 'lib dem' -> ('lib dems',), 'tory' ->
     ('torys', 'tories'); a last word of fewer than three letters, or one ending in s,

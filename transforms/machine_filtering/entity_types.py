@@ -293,8 +293,8 @@ def linked_slot(row: dict) -> Optional[tuple]:
                    key=lambda t: -len(t[0]))
     for name, pattern in LINKS:
         for text, key in texts:
-            if len(text) < 2:
-                continue
+            if len(text) < 2 or plain(text) not in query:
+                continue      # X is matched as written: no pattern to build (and compile)
             rx = pattern.format(P=re.escape(PLACEHOLDER), X=re.escape(plain(text)))
             if re.search(rx, query):
                 votes = votes or mention_votes(row)

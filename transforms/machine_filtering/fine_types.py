@@ -203,12 +203,14 @@ def mention_fine(passage: str, m: dict) -> set:
 
 def _embedded(passage: str, m: dict) -> bool:
     """The mention is part of a longer capitalised name ("Idol" of "Pop Idol"): the word
-    right before it (not a possessive, not a sentence's first) or right after it is
-    capitalised."""
+    right before it (not a possessive, not a sentence's first; a bracketed word after a
+    capitalised one counts) or right after it is capitalised."""
     window = passage[max(0, m["start"] - 60):m["start"]]
     prev = re.search(r"(\S+)\s+$", window)
     after = re.match(r"\s[A-Z][a-z]", passage[m["end"]:m["end"] + 3])
     word, lead = (prev.group(1), window[:prev.start(1)].rstrip()) if prev else ("", "")
+    if re.fullmatch(r"\([A-Z][a-z]+\)", word) and re.search(r"\b[A-Z][a-z]\w*$", lead):
+        word = word[1:]            # "Circuses (Scotland) Bill": a name goes on past it
     ends = len(word) > 3 and word[-1] in ".!?" and not word.isupper()   # "Sunday." ends one
     cap_prev = bool(word[:1].isupper() and lead and lead[-1] not in ".!?\"“:" and not ends
                     and not re.search(r"['’]s?$|[,;:]$", word)

@@ -11,6 +11,7 @@ functions over one row (`id`, `passage`, `entities`, `query`, `answers`); no Bea
   mentions' commonest label.
 """
 import collections
+import functools
 import re
 from typing import Optional
 
@@ -118,6 +119,7 @@ def lexicon_names(text: str) -> list:
     return [form for n in names for form in (n.title(), n.upper())]
 
 
+@functools.lru_cache(maxsize=4096)     # every rule asks for the answer's aliases
 def _word_pattern(alias: str):
     return re.compile(r"(?<![\w@])" + re.escape(alias) + r"(?![\w])")
 
@@ -158,11 +160,18 @@ def alias_in_query(row: dict) -> Optional[tuple]:
     return (country, "country form") if country else None
 
 
+@functools.lru_cache(maxsize=256)
+def coreference_keys(mentions: tuple) -> tuple:
+    """The cluster key of each (text, label) mention: one passage's queries, and the many
+    rules that read each of them, share one resolution."""
+    return tuple(RuleBasedResolver().clusters(list(mentions)))
+
+
 def clusters(row: dict) -> list:
     """[(cluster key, mention)] for every passage mention: the project's coreference,
     with every answer mention in one cluster (the answer set is one entity)."""
     mentions = list(row.get("entities") or ())
-    keys = RuleBasedResolver().clusters([(m["text"], m.get("label")) for m in mentions])
+    keys = coreference_keys(tuple((m["text"], m.get("label")) for m in mentions))
     spans = answer_spans(row)
     answer_keys = {k for k, m in zip(keys, mentions) if (m["start"], m["end"]) in spans}
     return [("@answer" if k in answer_keys else k, m) for k, m in zip(keys, mentions)]
