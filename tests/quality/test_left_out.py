@@ -109,3 +109,19 @@ def test_a_club_tagged_a_place_is_left_out_of_its_short_names_answers():
     r = row(text, "@placeholder lost again.", "Kansas",
             [("Kansas", "ORG"), ("Missouri", "ORG"), ("Kansas City", "GPE")])
     assert left_out_club(r) is None
+
+
+def test_a_demonym_inside_an_organisation_s_name_is_no_left_out_form():
+    # fresh26 (BBC): "West African" (NORP) is no form of the bloc whose name holds it
+    text = ("The Economic Community of West African States (Ecowas) sent troops. West African "
+            "leaders met in Dakar.")
+    ents = [("Economic Community of West African States", "ORG"), ("Ecowas", "ORG"),
+            ("West African", "NORP"), ("Dakar", "GPE")]
+    r = row(text, "@placeholder said its forces met no resistance.",
+            "Economic Community of West African States", ents, aliases=("Ecowas",))
+    assert flags.incomplete_answers(r) is None
+    # the same words as a party's adjective and its full name stay one entity
+    text = "The Republican Party met. Republican leaders said they would vote."
+    ents = [("Republican Party", "ORG"), ("Republican", "NORP")]
+    r = row(text, "@placeholder leaders said so.", "Republican", ents)
+    assert flags.incomplete_answers(r) == "Republican Party"
