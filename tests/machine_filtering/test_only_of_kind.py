@@ -1,15 +1,18 @@
 """Release rule `only_of_kind` (issue 32): the answer the passage's only party, named storm,
-ethnic group, competition or school the query does not name, whatever NER's label. Text
-reshaped from held-out CNN stories (names kept); pure rules, no Beam."""
+ethnic group, competition, school, US state or social platform the query does not name,
+whatever NER's label. Text reshaped from held-out CNN and BBC stories (names kept); pure
+rules, no Beam."""
 import pytest
 
 from tests.fixtures.item_rows import row
 from transforms.machine_filtering.closed_kinds import (
     KINDS,
+    asks_platform,
     asks_us_state,
     is_competition,
     is_ethnic_group,
     is_party,
+    is_platform,
     is_school,
     is_storm,
     is_us_state,
@@ -114,7 +117,7 @@ def test_mention_kinds_reads_the_passage_before_the_mention():
     at = text.index("Vanuatu")
     assert mention_kinds({"text": "Vanuatu", "start": at, "end": at + 7}, text) == set()
     assert {k.name for k in KINDS} == {"party", "storm", "ethnic group", "competition",
-                                      "school", "US state"}
+                                      "school", "US state", "social platform"}
 
 
 # held-out CNN election text (reshaped, names kept)
@@ -162,3 +165,34 @@ def test_the_only_us_state_is_rejected_only_where_the_query_asks_for_a_state():
                  aliases=("Washington",))
     assert only_of_kind(denzel) is None
     assert not is_us_state("Georgia", "")
+
+
+@pytest.mark.parametrize("query, asks", [
+    ("The judge said some of the comments made by others on @placeholder were unpleasant.",
+     True),
+    ("She unveiled the magazine's final cover via @placeholder, saying: \"Bitter sweet!\"",
+     True),
+    ("Following the post being shared on @placeholder, there were mixed reactions.", True),
+    ("The @placeholder page was taken down.", True),
+    ("The threatening messages, which she has reported to @placeholder, saddened her.",
+     False),                                            # a company or the police fit too
+    ("@placeholder would not comment on the issue.", False),
+    ("He lived on @placeholder for years.", False)])
+def test_a_query_asks_for_a_platform(query, asks):
+    assert asks_platform(query) is asks
+
+
+def test_the_only_platform_is_rejected_where_the_query_posts_on_it():
+    # fresh27 (BBC): a troll's Facebook comments, Facebook the passage's only platform
+    text = ("A man who posted abuse about an MP was jailed. He wrote on Facebook that she "
+            "deserved it, Leeds Crown Court heard.\n@highlight\nFacebook postings cost him")
+    ents = [("Facebook", "ORG"), ("Leeds Crown Court", "ORG")]
+    q = "The judge said some of the comments made by others on @placeholder were unpleasant."
+    r = row(text, q, "Facebook", ents)
+    assert "only social platform" in only_of_kind(r)
+    rival = row(text.replace("He wrote on Facebook", "He wrote on Facebook and Twitter"), q,
+                "Facebook", ents + [("Twitter", "ORG")])
+    assert only_of_kind(rival) is None
+    told = row(text, "She reported the messages to @placeholder.", "Facebook", ents)
+    assert only_of_kind(told) is None
+    assert is_platform("Facebook's", "") and not is_platform("Leeds Crown Court", "")

@@ -1,6 +1,8 @@
 """Closed kinds a reader knows from a name alone, for the release rule `only_of_kind`
 (issue 32): a political party, a named storm, an ethnic group, a sports competition, a
-university or school, and a US state where the query asks for a state (`Kind.slot`).
+university or school, a US state where the query asks for a state (`Kind.slot`), and a
+social platform where the query posts on or via one (fresh27's readers: "comments made by
+others on @placeholder", Facebook the passage's only platform).
 `only_country` asks "is the answer the passage's only country?"; this asks the same of
 these kinds, whatever NER's label ("Republican" tagged NORP beside
 "Texans"; "Liberty University" tagged ORG beside CNN), so `only_entity_of_label` cannot
@@ -129,6 +131,34 @@ def asks_us_state(query: str) -> bool:
     return any(m and is_us_state(m.group(1), "") for m in (before, after))
 
 
+# social platforms by name: where a query posts, comments or unveils something "on" or "via"
+SOCIAL_PLATFORMS = frozenset({
+    "twitter", "facebook", "instagram", "youtube", "snapchat", "tiktok", "reddit", "whatsapp",
+    "linkedin", "tumblr", "pinterest", "vine", "periscope", "weibo", "wechat", "telegram",
+    "myspace", "twitch"})
+_ON_PLATFORM = re.compile(r"\b(?:on|via|onto) " + re.escape(PLACEHOLDER) + r"(?![\w'’])")
+_POSTING = re.compile(r"(?i)\b(?:post(?:s|ed|ing)?|comment(?:s|ed|ing)?|tweet(?:s|ed|ing)?|"
+                      r"shar(?:e|es|ed|ing)|upload(?:s|ed|ing)?|wrote|writ(?:es|ing)|"
+                      r"message(?:s|d)?|video|photo|picture|selfie|page|account|feed|"
+                      r"followers|unveil(?:s|ed)?|announc(?:e|es|ed|ing))\b")
+_PLATFORM_NOUN = re.compile(re.escape(PLACEHOLDER) + r"(?:['’]s?)? (?:post|page|account|feed|"
+                            r"followers|users?|video|message|profile|handle|timeline|story|"
+                            r"stories|live)\b")
+
+
+def is_platform(text: str, before: str) -> bool:
+    """A social platform by its name: "Twitter", "Facebook's"."""
+    return re.sub(r"['’]s?$", "", text.strip()).lower() in SOCIAL_PLATFORMS
+
+
+def asks_platform(query: str) -> bool:
+    """The slot is where something is posted: "comments made by others on @placeholder",
+    "unveiled the cover via @placeholder", "@placeholder page"; not "reported to
+    @placeholder" (a company, the police, the platform alike)."""
+    return bool(_PLATFORM_NOUN.search(query)
+                or (_ON_PLATFORM.search(query) and _POSTING.search(query)))
+
+
 class Kind(NamedTuple):
     name: str
     test: Callable[[str, str], bool]
@@ -153,6 +183,8 @@ KINDS = (
          "campus or staff the query speaks of"),
     Kind("US state", is_us_state, "the query asks for a state, and the only one fits",
          asks_us_state, frozenset({"GPE", "LOC"})),
+    Kind("social platform", is_platform, "the query posts or comments on or via a platform, "
+         "and the only one fits", asks_platform),
 )
 
 
