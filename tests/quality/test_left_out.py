@@ -125,3 +125,18 @@ def test_a_demonym_inside_an_organisation_s_name_is_no_left_out_form():
     ents = [("Republican Party", "ORG"), ("Republican", "NORP")]
     r = row(text, "@placeholder leaders said so.", "Republican", ents)
     assert flags.incomplete_answers(r) == "Republican Party"
+
+
+def test_a_building_s_full_name_is_left_out_of_its_one_word_name_s_answers():
+    # fresh27 (BBC): "Grenfell" (ORG) answered, "Grenfell Tower" (FAC) left out
+    text = ("All the samples submitted since the Grenfell Tower fire had failed. Cladding "
+            "like that on Grenfell is being tested across England.")
+    ents = [("Grenfell Tower", "FAC"), ("Grenfell", "ORG"), ("England", "GPE")]
+    r = row(text, "Questions were raised about the cladding used on @placeholder.",
+            "Grenfell", ents)
+    assert flags.incomplete_answers(r) == "Grenfell Tower"
+    # a town beside a building of its name is another entity
+    text = "The Queen left Windsor Castle for Balmoral. Windsor was quiet on Sunday."
+    ents = [("Windsor Castle", "FAC"), ("Balmoral", "FAC"), ("Windsor", "ORG")]
+    r = row(text, "Crowds gathered in @placeholder.", "Windsor", ents)
+    assert flags.incomplete_answers(r) is None

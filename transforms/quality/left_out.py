@@ -11,7 +11,9 @@ keeps apart (issue 32's readers). Pure functions over one row; no Beam, no model
   plus one word that is neither generic ("London Zoo", "Oxford University") nor an
   event's ("Boston Marathon", "Monaco Grand Prix"); a place's own longer names ("Hull
   City Council") are neither. And the reverse: an ORG-tagged answer ("Newport") beside
-  itself and one club word tagged a place ("Newport County" tagged GPE).
+  itself and one club word tagged a place ("Newport County" tagged GPE), and a one-word
+  answer that is no place beside itself and a facility head tagged FAC ("Grenfell" /
+  "Grenfell Tower").
 - `left_out_full_name`: the answer is one name word ("Buhari", "Charleston") and a
   mention of two or three words that ends with it and opens with no place, title or
   organisation word ("Muhammadu Buhari" tagged ORG, "Kevone Charleston" tagged ORG
@@ -97,6 +99,25 @@ def _club_tagged_place(answers: list, others: list) -> Optional[str]:
         words = set(_words(e["text"], "ORG"))
         if any(a and words > a and len(words - a) == 1 and words - a <= CLUB_NAME_WORDS
                for a in clubs):
+            return e["text"]
+    return _facility_of_name(answers, others)
+
+
+# the head nouns a facility's name adds to the word that names it ("Grenfell Tower")
+FACILITY_HEADS = frozenset({"tower", "stadium", "airport", "bridge", "arena", "prison",
+                            "palace", "castle", "abbey", "cathedral", "racecourse"})
+
+
+def _facility_of_name(answers: list, others: list) -> Optional[str]:
+    """A one-word answer that is no place ("Grenfell" tagged ORG) beside itself and one
+    facility head tagged FAC ("Grenfell Tower"): the building's full name (round 18); not a
+    town or city beside a building of its name ("Windsor" / "Windsor Castle")."""
+    ones = {w for e in answers if e.get("label") not in ("GPE", "LOC")
+            for w in [_one_word(e)] if w and not _is_place_word(w)}
+    for e in others:
+        words = _words(e["text"], "FAC")
+        if e.get("label") == "FAC" and len(words) == 2 and words[0] in ones \
+                and words[1] in FACILITY_HEADS:
             return e["text"]
     return None
 
