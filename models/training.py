@@ -114,7 +114,7 @@ class Stacked:
     """Examples padded once to the longest ([N, L, ...] per key, with each example's
     length): a batch is an index and a trim to its longest member, the very tensors
     `pad_batch` builds from the same examples."""
-    MAX_ELEMENTS = 1 << 25                    # per key; above it `of` returns None
+    MAX_BYTES = 1 << 28                       # all keys padded; above it `of` returns None
 
     def __init__(self, tensors: dict, lengths: dict):
         self.tensors, self.lengths = tensors, lengths
@@ -125,7 +125,11 @@ class Stacked:
             return None
         cols = {k: [torch.as_tensor(e[k]) for e in examples] for k in examples[0]}
         cols[GOLD] = list(golds)
-        if any(len(v) * max(t.numel() for t in v) > cls.MAX_ELEMENTS for v in cols.values()):
+        if any(len({(t.dtype, t.shape[1:]) for t in v}) > 1 for v in cols.values()):
+            return None                       # mixed dtypes or trailing shapes: per batch
+        padded_bytes = sum(len(v) * max(t.numel() for t in v) * v[0].element_size()
+                           for v in cols.values())
+        if padded_bytes > cls.MAX_BYTES:
             return None
         return cls({k: pad_sequence(v, batch_first=True, padding_value=PAD_VALUES.get(k, 0))
                     for k, v in cols.items()},

@@ -49,6 +49,11 @@ def test_a_bracket_definition_by_word_starts_joins_the_two():
     assert bracketed_aliases(text, mentions) == [((name, "ORG"), ("Ecowas", "ORG"))]
     assert is_bracketed_short_form(name, "Ecowas")
     assert not is_bracketed_short_form(name, "Ecowa")      # a letter short of a word start
+    # a player's team code after his name is no short form of it (a review's cases)
+    text = "1 Sam Cook (Sco) 2 Ben Lewis (Bel) 3 John Smith (Sco)"
+    people = [Mention(text.index(n), text.index(n) + len(n), n, "PERSON")
+              for n in ("Sam Cook", "Ben Lewis", "John Smith")]
+    assert bracketed_aliases(text, people) == []
 
 
 def test_a_company_s_initialism_joins_its_joined_name_whatever_its_label():
@@ -58,6 +63,9 @@ def test_a_company_s_initialism_joins_its_joined_name_whatever_its_label():
     keys = clusters(("GlaxoSmithKline", "PERSON"), ("GSK", "ORG"),
                     ("ViiV Healthcare", "ORG"))
     assert keys[0] == keys[1] and keys[2] != keys[0]
+    # a publisher's initials are its own, whatever a joined name spells
+    keys = clusters(("BlaBlaCar", "ORG"), ("BBC", "ORG"))
+    assert keys[0] != keys[1]
     # a person's name with two capitals stays a person
     keys = clusters(("DeShawn", "PERSON"), ("DS", "ORG"))
     assert keys[0] != keys[1]
@@ -92,3 +100,9 @@ def test_the_splitter_s_cut_before_a_body_s_head_noun_is_not_taken():
     # a caption's cut before an ordinary word is still taken
     text = "A view of Jane Smith Police said the road was shut. It is open."
     assert len(_sentences(text)) == 3
+    # only police and councils go on with a place: "in Paris | State media said" is a cut
+    from transforms.curation.boundaries import place_body
+    toks = [(w, True) for w in "gathered in Paris State media said".split()]
+    assert not place_body(toks, 3)
+    toks = [(w, True) for w in "in Leeds City Council said".split()]
+    assert not place_body(toks, 3) and place_body([("Leeds", True), ("Council", True)], 1)

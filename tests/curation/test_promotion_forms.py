@@ -72,6 +72,10 @@ NEWS = [
     "He told BBC Radio 5 live's Sportsweek on Sunday that he would stay.",
     "The comet can be seen from the UK at 21:00 on Tuesday.",
     "The match will be broadcast live on BBC One, and will be held in Cardiff.",
+    "Protesters could be heard on BBC Radio 4's Today programme chanting slogans.",
+    "Mr Jones can be seen on Sky News footage running from the scene.",
+    "The pressure is on BBC Scotland after the row on Monday.",
+    "All eyes are on Sky Sports after it lost the rights on Tuesday.",
 ]
 
 

@@ -159,5 +159,5 @@ def test_the_beam_step_samples_articles_above_the_cap_and_turns_off():
         want = dict(section([dict(r, released=f == "released") for r, sp, f in items if sp],
                             folds=2, fold_seeds=2),
                     sample={"cap": 0, "released_in_release": 40})
-        # the jobs spread over workers give the section computed in one process
+        # the Beam step (featurize, jobs, assemble) gives the section computed in one call
         assert_that(rows | "All" >> OutOfFold(whole), equal_to([want]), label="AllCheck")

@@ -196,3 +196,6 @@ def test_the_only_platform_is_rejected_where_the_query_posts_on_it():
     told = row(text, "She reported the messages to @placeholder.", "Facebook", ents)
     assert only_of_kind(told) is None
     assert is_platform("Facebook's", "") and not is_platform("Leeds Crown Court", "")
+    # a surname that is also an app's name, and a firm's "users": no platform slot
+    assert not is_platform("Vine", "")
+    assert not asks_platform("@placeholder users will now have to opt in to the new terms.")

@@ -78,7 +78,7 @@ def test_a_bill_s_last_word_after_a_bracket_is_no_rival():
     r = row(text, "Mr @placeholder has toured with his circus for 30 years.", "Martin Burton",
             ents, aliases=("Burton",))
     assert "only real person" in only_real_person(r)
-    credit = text.replace("Circuses (Scotland) Bill", "circuses. LONDON (AP) Bill Jones")
+    credit = text.replace("Circuses (Scotland) Bill", "circuses. London (Reuters) Bill Jones")
     ents = ents[:2] + [("Bill Jones", "PERSON")] + ents[3:]
     assert only_real_person(row(credit, r["query"], "Martin Burton", ents,
                                 aliases=("Burton",))) is None

@@ -150,7 +150,8 @@ def test_stacked_batches_are_the_tensors_pad_batch_builds(rows):
     from models.training import InMemory, Stacked, padded
     data = featurize(rows, build(LexicalConfig(), torch.device("cpu"))[1])
     stacked = Stacked.of(data.examples, data.gold)
-    for idx in (torch.tensor([0]), torch.tensor([3, 1, 2]), torch.randperm(len(rows))[:5]):
+    perm = torch.randperm(len(rows), generator=torch.Generator().manual_seed(0))[:5]
+    for idx in (torch.tensor([0]), torch.tensor([3, 1, 2]), perm):
         batch, gold = stacked.take(idx)
         want = pad_batch([data.examples[i] for i in idx])
         assert batch.keys() == want.keys()
@@ -165,6 +166,13 @@ def test_stacked_batches_are_the_tensors_pad_batch_builds(rows):
     for (b, g, _), (wb, wg, _) in zip(got, want):
         assert all(torch.equal(b[k], wb[k]) for k in wb) and torch.equal(g, wg)
     assert Stacked.of([], []) is None
+    # mixed dtypes (pad_sequence casts to the first's) or trailing shapes: padded per batch
+    mixed = [dict(data.examples[0]), dict(data.examples[1])]
+    mixed[1]["dense"] = mixed[1]["dense"].astype("float64")
+    assert Stacked.of(mixed, data.gold[:2]) is None
+    ragged = [dict(data.examples[0]), dict(data.examples[1])]
+    ragged[1]["sparse"] = ragged[1]["sparse"][:, :1]
+    assert Stacked.of(ragged, data.gold[:2]) is None
 
 
 def test_training_without_stacking_gives_the_same_weights(rows, monkeypatch):
@@ -176,9 +184,15 @@ def test_training_without_stacking_gives_the_same_weights(rows, monkeypatch):
         model, fz, _ = build(LexicalConfig(epochs=3), torch.device("cpu"))
         fit(model, featurize(rows, fz), LexicalConfig(epochs=3), seed=7)
         return model.state_dict()
+    seen = []
+    real_of = Stacked.of.__func__
+    monkeypatch.setattr(Stacked, "of", classmethod(lambda c, e, g: seen.append(
+        real_of(c, e, g)) or seen[-1]))
     stacked = trained()
-    monkeypatch.setattr(Stacked, "MAX_ELEMENTS", 0)
+    assert isinstance(seen[-1], Stacked)                 # the stacked path ran
+    monkeypatch.setattr(Stacked, "MAX_BYTES", 0)
     per_batch = trained()
+    assert seen[-1] is None                              # and here the per-batch one
     assert all(torch.equal(stacked[k], per_batch[k]) for k in stacked)
 
 

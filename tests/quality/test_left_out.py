@@ -120,11 +120,11 @@ def test_a_demonym_inside_an_organisation_s_name_is_no_left_out_form():
     r = row(text, "@placeholder said its forces met no resistance.",
             "Economic Community of West African States", ents, aliases=("Ecowas",))
     assert flags.incomplete_answers(r) is None
-    # the same words as a party's adjective and its full name stay one entity
-    text = "The Republican Party met. Republican leaders said they would vote."
-    ents = [("Republican Party", "ORG"), ("Republican", "NORP")]
-    r = row(text, "@placeholder leaders said so.", "Republican", ents)
-    assert flags.incomplete_answers(r) == "Republican Party"
+    # a party's own adjective is a form of its short name: "Labour" of "Labour Party"
+    text = "The Labour Party met on Monday. Labour leaders said they would vote against it."
+    ents = [("Labour Party", "ORG"), ("Labour", "NORP")]
+    r = row(text, "@placeholder said it would oppose the bill.", "Labour Party", ents)
+    assert flags.incomplete_answers(r) == "Labour"
 
 
 def test_a_building_s_full_name_is_left_out_of_its_one_word_name_s_answers():
@@ -135,7 +135,10 @@ def test_a_building_s_full_name_is_left_out_of_its_one_word_name_s_answers():
     r = row(text, "Questions were raised about the cladding used on @placeholder.",
             "Grenfell", ents)
     assert flags.incomplete_answers(r) == "Grenfell Tower"
-    # a town beside a building of its name is another entity
+    # a person beside a building of his name, a town beside one: other entities
+    r = row("Trump Tower stood empty. Trump said he would not go back.", "@placeholder said "
+            "so.", "Trump", [("Trump Tower", "FAC"), ("Trump", "PERSON")])
+    assert flags.incomplete_answers(r) is None
     text = "The Queen left Windsor Castle for Balmoral. Windsor was quiet on Sunday."
     ents = [("Windsor Castle", "FAC"), ("Balmoral", "FAC"), ("Windsor", "ORG")]
     r = row(text, "Crowds gathered in @placeholder.", "Windsor", ents)

@@ -13,9 +13,8 @@ Pure functions; each rule is in `RULES` with its reason.
   credit such as "(AP)");
 - an organisation's name NER cut is the initialism in brackets after the whole: "Liberation
   Tigers" of "Liberation Tigers of Tamil Eelam (LTTE)" (`cut_long_forms`);
-- a party's nickname is the party: "Tory", "Tories" = "Conservative(s)", "GOP" =
-  "Republican(s)". This is a lexicon (`PARTY_NICKNAMES`), not a rule: nothing in the
-  words links them, and the pairs are few, fixed and unambiguous in English news;
+- a party's nickname is the party: "Tories" = "Conservatives", "GOP" = "Republicans" (a
+  lexicon, `PARTY_NICKNAMES`: nothing in the words links them; the pairs are few and fixed);
 - a football club's nickname is the club: "the Foxes" = Leicester (`CLUB_NICKNAMES`, a
   lexicon), when the article names one of the clubs the nickname may stand for and no
   other ("the Blues" beside Chelsea and Everton joins neither);
@@ -57,16 +56,16 @@ def _initials(name: str) -> str:
     return "".join(w[0] for w in words).lower() if len(words) >= 2 else ""
 
 
-def is_bracketed_short_form(name: str, short: str) -> bool:
-    """`short`, written in brackets after `name`, abbreviates it: one word that opens
-    the name ("Yugansk"), spells its initials ("Opec") or its words' starts ("Ecowas")."""
+def is_bracketed_short_form(name: str, short: str, person: bool = False) -> bool:
+    """`short`, in brackets after `name`, abbreviates it: one word that opens the name
+    ("Yugansk"), spells its initials ("Opec") or, not a person's, its words' starts ("Ecowas")."""
     short = short.strip().replace(".", "")
     if " " in short or not _WORD.fullmatch(short) or short.lower() == name.lower():
         return False
     low, s = name.lower(), short.lower()
     return ((len(s) >= MIN_PREFIX and low.startswith(s)) or (len(s) >= 2 and _initials(name) == s)
             or (is_initialism(short) and spells_initials(s, " ".join(_WORD.findall(low))))
-            or (s not in _CREDITS and spells_prefixes(s, low)))
+            or (not person and len(s) >= 4 and s not in _CREDITS and spells_prefixes(s, low)))
 
 
 #: credits and places written in brackets after a name: never its initialism
@@ -83,7 +82,9 @@ def is_bracketed_initialism(name: str, label, short: str) -> bool:
 
 
 def _short_form(name: str, label, short: str) -> bool:
-    return is_bracketed_short_form(name, short) or is_bracketed_initialism(name, label, short)
+    # a person takes no short form of word starts: "Sam Cook (Sco)" is a player's team code
+    return is_bracketed_short_form(name, short, person=label == "PERSON") \
+        or is_bracketed_initialism(name, label, short)
 
 
 def bracketed_aliases(text: str, mentions: Iterable) -> List[Tuple[tuple, tuple]]:
@@ -265,8 +266,7 @@ def same_entity_pairs(names: Iterable[str], pairs=()) -> List[Tuple[str, str]]:
 
 
 def is_maker_prefix(alias: str, full: str, names: Iterable[str]) -> bool:
-    """`alias` is the first word of `full` and the rest of `full` is another name of the
-    article: "microsoft" in "microsoft iptv" beside "iptv"."""
+    """`alias` opens `full`, the rest another name of the article ("microsoft iptv")."""
     words = full.split()
     return len(words) >= 2 and alias == words[0] and " ".join(words[1:]) in set(names)
 

@@ -44,7 +44,6 @@ indices that start sentences.
 from typing import List, Sequence, Tuple
 
 from transforms.curation.countries import is_known_place
-from transforms.curation.name_match import PLACE_BODIES
 from transforms.curation.variants import is_city
 from transforms.curation.wordlists import (  # noqa: F401
     ATTRIBUTION_VERBS,
@@ -126,10 +125,13 @@ def _valid_start(tokens: Sequence[Token], s: int, end: int, proposed: bool) -> b
     return _glued_start(tokens, s) or _glued_quote(tokens, s)
 
 
+_BODIES = frozenset({"police", "council"})   # not "State media", "Government officials"
+
+
 def place_body(tokens: Sequence[Token], s: int) -> bool:
     """Token s is a body's head noun ("Police", "Council") right after a place's name of
     one or two words: the name goes on ("Des Moines Police said"), no sentence starts."""
-    if s < 1 or tokens[s][0].lower() not in PLACE_BODIES:
+    if s < 1 or tokens[s][0].lower() not in _BODIES:
         return False
     names = [tokens[s - 1][0]] + ([tokens[s - 2][0] + " " + tokens[s - 1][0]] if s >= 2 else [])
     return any(n[:1].isupper() and (is_city(n) or is_known_place(n)) for n in names)

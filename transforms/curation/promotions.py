@@ -119,11 +119,14 @@ _CHANNEL = (r"(?:BBC(?: One| Two| Three| Four| Scotland| Alba| Wales| News| Radi
             r"Scotland|Wales|Ulster|Foyle|Cymru)|(?:the )?(?:BBC )?iPlayer|5 [Ll]ive)")
 _WHEN = (r"(?:at \d{1,2}(?:[:.]\d\d)?|on (?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|"
          r"on \d{1,2} [A-Z][a-z]+|from \d|tonight|tomorrow|(?:every|each) [A-Z][a-z]+day)")
+# "can be seen on Sky News footage", "on BBC Radio 4's Today programme": a report of
+# what was filmed, no schedule
+_NOT_FOOTAGE = r"(?!\w|['’]s\b| (?:News )?(?:footage|pictures|video|images|report|coverage))"
 _BROADCAST = re.compile(
-    r"^[^.!?\n]{0,80}?\b(?:(?:can|could|will) (?:also )?be (?:seen|heard|watched|viewed|"
-    r"streamed)(?: again| live| in full)?\b[^.!?\n]{0,60}?\bon " + _CHANNEL +
+    r"^[^.!?\n]{0,80}?\b(?:(?:can|will) (?:also )?be (?:seen|heard|watched|viewed|"
+    r"streamed)(?: again| live| in full)?\b[^.!?\n]{0,60}?\bon " + _CHANNEL + _NOT_FOOTAGE +
     r"|(?:is|are|will be) (?:on|broadcast on|shown on|screened on|aired on|repeated on) "
-    + _CHANNEL + r"\b[^.!?\n]{0,40}?\b" + _WHEN +
+    + _CHANNEL + r"\b,? " + _WHEN +
     r"|(?:is|are) available (?:to (?:watch|listen to|stream) )?(?:again |now )?on "
     r"(?:the )?(?:BBC )?iPlayer\b)")
 

@@ -179,11 +179,17 @@ def is_contracted_acronym(short: str, word: str) -> bool:
     return True
 
 
+_PUBLISHERS = frozenset("bbc cnn itv abc nbc cbs afp upi ap pa rte sbs".split())
+
+
 def spells_camel_capitals(short: str, written) -> bool:
     """'gsk' of 'GlaxoSmithKline': one of the name's written forms (`written`) is one word
     of three capitals or more, joined words, whose capitals spell the initialism. A
     person's name never reads so ("McDonald", "DeShawn": two), so the name's label (NER
-    tags "GlaxoSmithKline" PERSON) does not matter."""
+    tags "GlaxoSmithKline" PERSON) does not matter. A publisher's initials are its own
+    ("BlaBlaCar told the BBC")."""
+    if short in _PUBLISHERS:
+        return False
     for word in written:
         word = re.sub(r"['’]s?$", "", word)
         caps = "".join(c for c in word if c.isupper())

@@ -134,16 +134,14 @@ def asks_us_state(query: str) -> bool:
 # social platforms by name: where a query posts, comments or unveils something "on" or "via"
 SOCIAL_PLATFORMS = frozenset({
     "twitter", "facebook", "instagram", "youtube", "snapchat", "tiktok", "reddit", "whatsapp",
-    "linkedin", "tumblr", "pinterest", "vine", "periscope", "weibo", "wechat", "telegram",
-    "myspace", "twitch"})
+    "linkedin", "tumblr", "pinterest", "weibo", "wechat", "myspace"})   # no surnames ("Vine")
 _ON_PLATFORM = re.compile(r"\b(?:on|via|onto) " + re.escape(PLACEHOLDER) + r"(?![\w'’])")
 _POSTING = re.compile(r"(?i)\b(?:post(?:s|ed|ing)?|comment(?:s|ed|ing)?|tweet(?:s|ed|ing)?|"
                       r"shar(?:e|es|ed|ing)|upload(?:s|ed|ing)?|wrote|writ(?:es|ing)|"
                       r"message(?:s|d)?|video|photo|picture|selfie|page|account|feed|"
                       r"followers|unveil(?:s|ed)?|announc(?:e|es|ed|ing))\b")
-_PLATFORM_NOUN = re.compile(re.escape(PLACEHOLDER) + r"(?:['’]s?)? (?:post|page|account|feed|"
-                            r"followers|users?|video|message|profile|handle|timeline|story|"
-                            r"stories|live)\b")
+_PLATFORM_NOUN = re.compile(re.escape(PLACEHOLDER) + r" (?:posts?|page|feed|followers|"
+                            r"handle|timeline)\b")   # not "users", "account": any firm's
 
 
 def is_platform(text: str, before: str) -> bool:

@@ -14,12 +14,11 @@ passage's other ORG a club). Read, like `entity_types`, from general English, no
   "won the @placeholder" -> an award or event; "@placeholder judge" -> a court; "this year's
   @placeholder" -> an event; "a pundit on @placeholder", "the @placeholder host" -> a
   broadcaster; "a quarter of the @placeholder left", "relegated from the @placeholder" ->
-  a competition; "Ms @placeholder" -> a woman, "Mr @placeholder" -> a man
-  (the answer shown to be one by a given name of the lists or a gendered title, each
-  rival a real person not shown to be of the other gender), else a real person; the
-  slot as a subject with a pronoun of it ("@placeholder could be jailed if he breaches",
-  "Following his arrest, @placeholder") -> a man or a woman the same way, unless the
-  query names another real person the pronoun may stand for.
+  a competition; "Ms @placeholder" -> a woman, "Mr @placeholder" -> a man (the answer shown
+  one by a given name or a gendered title, each rival a real person not shown to be of the
+  other gender), else a real person; the slot as a subject with a pronoun of it
+  ("@placeholder could be jailed if he breaches", "Following his arrest, @placeholder") ->
+  a man or a woman the same way, unless the query names another real person it may be.
 
 `only_fine_entity` rejects when the cue's fine types fit the answer and no other passage
 entity the query does not name itself.
@@ -192,8 +191,7 @@ def query_fine_cue(query: str) -> Optional[FineCue]:
 
 
 def mention_fine(passage: str, m: dict) -> set:
-    """The fine types a mention's name (`HEAD_NOUNS`) or its neighbours (`CONTEXT_HEADS`)
-    give it."""
+    """The fine types a mention's name (`HEAD_NOUNS`) or neighbours (`CONTEXT_HEADS`) give."""
     name = plain(m.get("text") or "").strip(".,'’ ")
     out = {h.fine for h in HEAD_NOUNS if h.pattern.search(name)}
     before, after = passage[max(0, m["start"] - 40):m["start"]], passage[m["end"]:][:30]
@@ -201,15 +199,19 @@ def mention_fine(passage: str, m: dict) -> set:
     return out
 
 
+_BRACKET_NOTES = frozenset("reuters xinhua left right centre center pictured above file".split())
+
+
 def _embedded(passage: str, m: dict) -> bool:
     """The mention is part of a longer capitalised name ("Idol" of "Pop Idol"): the word
     right before it (not a possessive, not a sentence's first; a bracketed word after a
-    capitalised one counts) or right after it is capitalised."""
+    capitalised one too) or right after it is capitalised."""
     window = passage[max(0, m["start"] - 60):m["start"]]
     prev = re.search(r"(\S+)\s+$", window)
     after = re.match(r"\s[A-Z][a-z]", passage[m["end"]:m["end"] + 3])
     word, lead = (prev.group(1), window[:prev.start(1)].rstrip()) if prev else ("", "")
-    if re.fullmatch(r"\([A-Z][a-z]+\)", word) and re.search(r"\b[A-Z][a-z]\w*$", lead):
+    if re.fullmatch(r"\([A-Z][a-z]+\)", word) and re.search(r"\b[A-Z][a-z]\w*$", lead) \
+            and word[1:-1].lower() not in _BRACKET_NOTES:   # "Washington (Reuters) Rex"
         word = word[1:]            # "Circuses (Scotland) Bill": a name goes on past it
     ends = len(word) > 3 and word[-1] in ".!?" and not word.isupper()   # "Sunday." ends one
     cap_prev = bool(word[:1].isupper() and lead and lead[-1] not in ".!?\"“:" and not ends

@@ -146,8 +146,9 @@ def _name_words(text: str, label, parts: bool = False) -> frozenset:
 
 def incomplete_answers(row: dict) -> Optional[str]:
     """The first passage mention left out of the answers whose name words are a subset or
-    superset of an answer mention's (not a place against a non-place, nor a demonym inside
-    another kind's longer name), or that is a full
+    superset of an answer mention's (not a place against a non-place, nor a NORP inside
+    another kind's formal name of four words or more: "Labour" is the Labour Party's), or
+    that is a full
     name or a club across labels (`left_out.left_out_full_name`, `left_out_club`)."""
     spans = answer_spans(row)
     entities = row.get("entities") or ()
@@ -161,7 +162,7 @@ def incomplete_answers(row: dict) -> Optional[str]:
         joined = _name_words(e["text"], e.get("label"), parts=True)
         demonym = e.get("label") == "NORP"
         for a, a_place, a_demonym in answer_words:
-            if demonym and not a_demonym and words < a:
+            if demonym and not a_demonym and words < a and len(a) >= 4:
                 continue        # "West African" in "Economic Community of West African States"
             if words and a and place == a_place and (words <= a or words >= a or joined > a
                                                      and len(a) == 1 and a <= joined - words):

@@ -104,15 +104,16 @@ def _club_tagged_place(answers: list, others: list) -> Optional[str]:
 
 
 # the head nouns a facility's name adds to the word that names it ("Grenfell Tower")
-FACILITY_HEADS = frozenset({"tower", "stadium", "airport", "bridge", "arena", "prison",
-                            "palace", "castle", "abbey", "cathedral", "racecourse"})
+# (not "Stadium", "Arena": a sponsor's, "Etihad Stadium" is not the airline)
+FACILITY_HEADS = frozenset({"tower", "airport", "bridge", "prison", "palace", "castle",
+                            "abbey", "cathedral", "racecourse"})
 
 
 def _facility_of_name(answers: list, others: list) -> Optional[str]:
-    """A one-word answer that is no place ("Grenfell" tagged ORG) beside itself and one
-    facility head tagged FAC ("Grenfell Tower"): the building's full name (round 18); not a
-    town or city beside a building of its name ("Windsor" / "Windsor Castle")."""
-    ones = {w for e in answers if e.get("label") not in ("GPE", "LOC")
+    """A one-word answer that is no place nor person ("Grenfell" tagged ORG) beside itself
+    and one facility head tagged FAC ("Grenfell Tower"): the building's full name (round
+    18); not a town beside a building of its name ("Windsor Castle"), nor "Trump Tower"."""
+    ones = {w for e in answers if e.get("label") not in ("GPE", "LOC", "PERSON")
             for w in [_one_word(e)] if w and not _is_place_word(w)}
     for e in others:
         words = _words(e["text"], "FAC")
