@@ -51,6 +51,11 @@ def is_initialism(text: str) -> bool:
     return lower <= 1 and len(core) - lower >= 2
 
 
+def _function_word(match, word: str, short: str, i: int, j: int) -> bool:
+    """A function word gives no letter or its first (both readings of a short form)."""
+    return match(i + 1, j) or (j < len(short) and short[j] == word[0] and match(i + 1, j + 1))
+
+
 def spells_initials(short: str, name: str) -> bool:
     """`short` (normalised, lower case) spells the initials of `name` (normalised, two
     content words or more) in the reading of the module docstring."""
@@ -64,7 +69,7 @@ def spells_initials(short: str, name: str) -> bool:
             return j == len(short)
         w = words[i]
         if w in FUNCTION_WORDS:
-            return match(i + 1, j) or (j < len(short) and short[j] == w[0] and match(i + 1, j + 1))
+            return _function_word(match, w, short, i, j)
         if j >= len(short) or short[j] != w[0]:
             return False
         if match(i + 1, j + 1):
@@ -93,7 +98,7 @@ def spells_prefixes(short: str, name: str) -> bool:
             return j == len(short)
         w = words[i]
         if w in FUNCTION_WORDS:
-            return match(i + 1, j) or (j < len(short) and short[j] == w[0] and match(i + 1, j + 1))
+            return _function_word(match, w, short, i, j)
         return any(short[j:j + k] == w[:k] and match(i + 1, j + k)
                    for k in range(1, min(4, len(w)) + 1) if j + k <= len(short))
     return match(0, 0)
