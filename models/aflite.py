@@ -18,6 +18,7 @@ Pure functions, shared by the Beam stage (`transforms/machine_filtering/aflite_s
 and the in-memory reference `run_in_memory` (tests and the benchmark check they agree).
 """
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -92,8 +93,10 @@ def sample_key(query_id: str, iteration: int, config: AfliteConfig) -> int:
 def train_heads(examples: list, masks: np.ndarray, config: AfliteConfig, seed: int) -> dict:
     """Train config.heads linear rankers at once on `examples` (featurize's dicts, in a
     fixed order); head j trains on the examples where masks[:, j]. Full-batch AdamW on
-    standardised dense features plus hashed sparse weights; one CPU thread, so the
-    same inputs give the same bytes. Returns numpy weights and the standardisation."""
+    standardised dense features plus hashed sparse weights (a sparse count matrix times
+    the bucket weights), the softmax loss's gradient written out (`_gradients`) rather
+    than traced by autograd; one CPU thread, so the same inputs give the same bytes.
+    Returns numpy weights and the standardisation."""
     import torch
 
     from models.training import torch_threads
@@ -104,38 +107,62 @@ def train_heads(examples: list, masks: np.ndarray, config: AfliteConfig, seed: i
         return {"mean": np.zeros(dim, np.float32), "std": np.ones(dim, np.float32),
                 "w": np.zeros((m, dim), np.float32), "e": np.zeros((m, N_BUCKETS), np.float32)}
     ex = [examples[i] for i in usable]
-    mask = torch.tensor(np.asarray(masks)[usable].T.astype(np.float32))          # [m, Q]
     dense = np.concatenate([e["dense"] for e in ex])
     mean, std = dense.mean(0), dense.std(0) + 1e-6
     with torch_threads(1):
         torch.manual_seed(seed)
         x = torch.tensor((dense - mean) / std)                                     # [N, D]
-        sp = torch.tensor(np.concatenate([e["sparse"] for e in ex]))               # [N, S]
+        counts, counts_t = _bucket_counts(np.concatenate([e["sparse"] for e in ex]))
         gold = torch.tensor(np.concatenate([e["gold"] for e in ex]))
         q = torch.tensor(np.repeat(np.arange(len(ex)), [len(e["gold"]) for e in ex]))
+        mask = torch.tensor(np.asarray(masks)[usable].astype(np.float32))          # [Q, m]
+        weight = mask[q] / mask.sum().clamp(min=1)          # [N, m]: each row's loss share
         w = torch.zeros(m, x.shape[1], requires_grad=True)
         e = torch.zeros(m, N_BUCKETS, requires_grad=True)
         opt = torch.optim.AdamW([w, e], lr=config.lr, weight_decay=config.weight_decay)
-        n_train = mask.sum().clamp(min=1)
-        for _ in range(config.epochs):
-            s = x @ w.T + e[:, sp].sum(-1).T                                        # [N, m]
-            loss = ((_segment_lse(s, q, len(ex)) -
-                     _segment_lse(s.masked_fill(~gold[:, None], MASKED), q, len(ex)))
-                    * mask.T).sum() / n_train
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
+        with torch.no_grad():
+            for _ in range(config.epochs):
+                s = x @ w.T + torch.sparse.mm(counts, e.T.contiguous())           # [N, m]
+                d = _gradients(s, gold, q, len(ex)) * weight
+                w.grad, e.grad = d.T @ x, torch.sparse.mm(counts_t, d).T.contiguous()
+                opt.step()
     return {"mean": mean.astype(np.float32), "std": std.astype(np.float32),
             "w": w.detach().numpy().copy(), "e": e.detach().numpy().copy()}
 
 
-def _segment_lse(s, q, n):
-    """log-sum-exp of the rows of s [N, m] per query index q [N] -> [n, m]."""
+def _bucket_counts(sparse: np.ndarray):
+    """[N, S] bucket ids -> the [N, N_BUCKETS] count matrix and its transpose (CSR), so
+    that counts @ e.T is e[:, sparse].sum(-1).T without an [m, N, S] gather."""
+    import torch
+    rows = np.repeat(np.arange(len(sparse)), sparse.shape[1])
+    cols, ones = sparse.ravel(), torch.ones(sparse.size)
+
+    def csr(i, j, shape):
+        with warnings.catch_warnings():        # "sparse CSR support is in beta"
+            warnings.simplefilter("ignore", UserWarning)
+            return torch.sparse_coo_tensor(torch.tensor(np.stack([i, j])), ones, shape,
+                                           check_invariants=True).coalesce().to_sparse_csr()
+    return (csr(rows, cols, (len(sparse), N_BUCKETS)),
+            csr(cols, rows, (N_BUCKETS, len(sparse))))
+
+
+def _gradients(s, gold, q, n):
+    """d/ds of each query's -log P(answer) = lse(all scores) - lse(answer scores), per
+    head: softmax over the query's candidates minus softmax over its answers (computed on
+    the answer rows alone: the others' terms are exactly 0)."""
+    d = _segment_softmax(s, q, n)
+    g = gold.nonzero().squeeze(1)
+    d[g] -= _segment_softmax(s[g], q[g], n)
+    return d
+
+
+def _segment_softmax(s, q, n):
+    """Softmax of the rows of s [N, m] within each query index q [N]."""
     import torch
     idx = q[:, None].expand_as(s)
-    top = torch.full((n, s.shape[1]), MASKED).scatter_reduce(0, idx, s.detach(), "amax")
-    total = torch.zeros(n, s.shape[1]).index_add(0, q, (s - top[q]).exp())
-    return top + total.log()
+    top = torch.full((n, s.shape[1]), MASKED).scatter_reduce(0, idx, s, "amax")
+    z = (s - top[q]).exp()
+    return z / torch.zeros(n, s.shape[1]).index_add(0, q, z)[q]
 
 
 def head_answers(heads: dict, example: dict, with_picks: bool = False):

@@ -78,6 +78,40 @@ def test_featurize_gives_every_candidate_the_shortcut_features():
         A.featurize(dict(ROW, entities=[]))
 
 
+def test_written_out_gradient_equals_autograd_of_the_softmax_loss():
+    """train_heads' gradient (sparse counts, per-query softmax minus answer softmax) is
+    what autograd gives for the loss it replaced: mean over (query, head) pairs of
+    lse(all scores) - lse(answer scores), with e[:, sparse].sum(-1) for the buckets."""
+    import torch
+    rng = np.random.default_rng(0)
+    n_q, m, dim, width = 40, 4, 6, 5
+    lens = rng.integers(1, 9, n_q)
+    q = torch.tensor(np.repeat(np.arange(n_q), lens))
+    gold = torch.tensor(np.concatenate([np.arange(k) == rng.integers(0, k) for k in lens]))
+    gold[0] = True      # a query with two answers
+    x = torch.tensor(rng.normal(size=(len(q), dim)).astype(np.float32))
+    sparse = rng.integers(0, A.N_BUCKETS, (len(q), width))
+    sparse[0, :2] = 7   # a bucket twice in one row counts twice
+    mask = torch.tensor((rng.random((n_q, m)) < 0.5).astype(np.float32))
+    w = torch.tensor(rng.normal(size=(m, dim)).astype(np.float32), requires_grad=True)
+    e = torch.tensor(rng.normal(size=(m, A.N_BUCKETS)).astype(np.float32),
+                     requires_grad=True)
+
+    def lse(s):
+        return torch.stack([torch.logsumexp(s[q == i], 0) for i in range(n_q)])
+    s = x @ w.T + e[:, torch.tensor(sparse)].sum(-1).T
+    loss = ((lse(s) - lse(s.masked_fill(~gold[:, None], A.MASKED))) * mask).sum() / mask.sum()
+    loss.backward()
+    counts, counts_t = A._bucket_counts(sparse)
+    with torch.no_grad():
+        s2 = x @ w.T + torch.sparse.mm(counts, e.T.contiguous())
+        d = A._gradients(s2, gold, q, n_q) * (mask[q] / mask.sum())
+        assert torch.allclose(s2, s, atol=1e-5)
+        assert torch.allclose(d.T @ x, w.grad, atol=1e-6)
+        assert torch.allclose(torch.sparse.mm(counts_t, d).T, e.grad, atol=1e-7)
+    assert w.grad.abs().max() > 1e-3 and e.grad.abs().max() > 1e-4    # not vacuous
+
+
 def test_aflite_removes_the_planted_shortcut_and_keeps_most_of_the_rest():
     """Half the queries are answered by "the most mentioned person" (a shortcut every head
     learns), half by one of two places (a coin flip for the heads, so a query's
