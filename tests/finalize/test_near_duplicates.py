@@ -54,6 +54,22 @@ def test_bucket_pairs_are_all_pairs_or_neighbours_in_big_buckets():
     assert N.bucket_pairs(["c", "a", "b", "d"], 3) == [("a", "b"), ("b", "c"), ("c", "d")]
 
 
+def test_similar_in_bucket_is_estimated_jaccard_at_the_threshold():
+    rng = random.Random(5)
+    base = [rng.randrange(2 ** 63) for _ in range(240)]
+    sigs = {f"a{i}": tuple(v if rng.random() < 0.2 * i else rng.randrange(2 ** 63)
+                           for v in base) for i in range(6)}
+    sigs["short"] = tuple(base[:120])                 # another length: compared one by one
+    pairs = N.bucket_pairs(list(sigs), 100)
+    for threshold in (0.0, 0.35, 0.6, 1.0):
+        want = [p for p in pairs if N.estimated_jaccard(sigs[p[0]], sigs[p[1]]) >= threshold]
+        assert N.similar_in_bucket(sigs, pairs, threshold) == want
+        same = [p for p in pairs if "short" not in p]
+        assert N.similar_in_bucket(sigs, same, threshold) == [p for p in want if p in same]
+    assert 0 < len(N.similar_in_bucket(sigs, pairs, 0.35)) < len(pairs)
+    assert N.similar_in_bucket(sigs, [], 0.35) == []
+
+
 def test_components_key_clusters_by_their_smallest_id():
     got = N.components([("b", "c"), ("d", "e"), ("c", "a"), ("e", "f")])
     assert got == {"a": "a", "b": "a", "c": "a", "d": "d", "e": "d", "f": "d"}

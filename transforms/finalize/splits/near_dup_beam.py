@@ -71,9 +71,8 @@ class BucketPairsFn(GroupStepFn):
             yield Count(STEP, "near_dup_big_buckets", 1)
         pairs = N.bucket_pairs(list(sigs), self.config.near_dup_max_bucket)
         yield Count(STEP, "near_dup_candidate_pairs", len(pairs))
-        for a, b in pairs:
-            if N.estimated_jaccard(sigs[a], sigs[b]) >= self.config.near_dup_threshold:
-                yield self.emit((a, b))
+        for pair in N.similar_in_bucket(sigs, pairs, self.config.near_dup_threshold):
+            yield self.emit(pair)
 
 
 class ComponentsFn(EdgeSetFn):
