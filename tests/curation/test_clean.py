@@ -131,6 +131,22 @@ def test_last_updated_behind_a_byline_goes_too():
     assert strip_dailymail_byline("By . Tom Smith") == ""   # a byline-only paragraph
 
 
+def test_byline_as_tfds_spaces_it_goes_too():
+    # TFDS's cnn_dailymail writes "By. X." where HF writes "By . X ."
+    text = ("By. Daily Mail Reporter and Associated Press Reporter. PUBLISHED:. 09:41 EST, 18 "
+            "February 2013. |. UPDATED:. 09:41 EST, 18 February 2013. Ramzi Yousef is serving "
+            "a life sentence.")
+    assert strip_dailymail_byline(text) == "Ramzi Yousef is serving a life sentence."
+    text = "By. Matt Barlow. Follow @@Matt_Barlow_DM. No Neymar means no trophy."
+    assert strip_dailymail_byline(text) == "No Neymar means no trophy."
+    assert strip_dailymail_byline("By . Sam Webb . Follow @@SamWebb . A man.") == "A man."
+    assert strip_dailymail_byline("By. Tom Smith") == ""
+    for kept in ("By the time police arrived. He had gone.", "Bye. Said the man.",
+                 "Follow the money. It leads to Rome."):
+        assert strip_dailymail_byline(kept) == kept
+    assert infer_source(art(["x"]), "By. Tom. PUBLISHED:. 1 May") == "dailymail"
+
+
 def test_byline_over_several_paragraphs():
     a = clean_article(art(["By . Daily Mail Reporter .", "Last updated at 5:34 PM on 7th "
                            "January 2012 .", "A man was arrested on Monday."]))

@@ -74,16 +74,18 @@ _PTB_RE = re.compile("|".join(re.escape(k) for k in _PTB))
 # rc-data link lines glued to a paragraph's end: "...  Watch Bush criticize the government »"
 _LINK = re.compile(r"\s*\b(?:Watch|See|Read|Listen|Hear|Click|Explore|Check out|Follow)\b[^»\n]{0,200}»")
 # Daily Mail byline/timestamp boilerplate at the start of an article; the pieces are
-# removed one after another until none is left, in whatever order they come.
+# removed one after another until none is left, in whatever order they come. " ?\." :
+# HF's files write "By . X . PUBLISHED: .", TFDS's "By. X. PUBLISHED:.".
 _TIME = r"[^.|]{0,60}?"
 _DM_HEAD = (
-    re.compile(r"^\s*By \. [^.]{1,80}? \.(?: |$)(?:(?:and|&) [^.]{1,60}? \.(?: |$))?"),
-    re.compile(r"^\s*(?:PUBLISHED|Published): \. " + _TIME + r" \.(?: |$)(?:\| \.(?: |$))?"),
-    re.compile(r"^\s*(?:UPDATED|Updated): \. " + _TIME + r" \.(?: |$)"),
-    re.compile(r"^\s*(?:Last updated at|Last updated on|Last updated) [^.]{0,60}?\d{4} \. ?"),
-    re.compile(r"^\s*\| \.(?: |$)"),
+    re.compile(r"^\s*By ?\. [^.]{1,80}? ?\.(?: |$)(?:(?:and|&) [^.]{1,60}? ?\.(?: |$))?"),
+    re.compile(r"^\s*(?:PUBLISHED|Published): ?\. " + _TIME + r" ?\.(?: |$)(?:\| ?\.(?: |$))?"),
+    re.compile(r"^\s*(?:UPDATED|Updated): ?\. " + _TIME + r" ?\.(?: |$)"),
+    re.compile(r"^\s*(?:Last updated at|Last updated on|Last updated) [^.]{0,60}?\d{4} ?\. ?"),
+    re.compile(r"^\s*\| ?\.(?: |$)"),
+    re.compile(r"^\s*Follow @@?\w{1,40} ?\.(?: |$)"),      # the author's Twitter handle
 )
-_DM_BYLINE_ALONE = re.compile(r"^\s*By \. [^.]{1,80}(?: \.)?$")
+_DM_BYLINE_ALONE = re.compile(r"^\s*By ?\. [^.]{1,80}(?: ?\.)?$")
 _BOILERPLATE = re.compile(
     r"^(?:E-mail to a friend|Scroll down for (?:the )?video|Click here.*|"
     r"Read more\b.*|Editor's note:.*|.*contributed to this report\.?|.*reported from .{1,60}\.|"
@@ -116,9 +118,9 @@ def strip_link_lines(text: str) -> str:
 
 
 def strip_dailymail_byline(text: str) -> str:
-    """Drop `By . X . PUBLISHED: . ... | . UPDATED: . ... .` and `Last updated at ... .`
-    at the start of an article, piece by piece until none is left (a "Last updated"
-    behind a byline goes too)."""
+    """Drop `By . X . PUBLISHED: . ... | . UPDATED: . ... .`, `Last updated at ... .` and
+    `Follow @@handle .` at the start of an article (spaced as HF or as TFDS writes them),
+    piece by piece until none is left (a "Last updated" behind a byline goes too)."""
     while True:
         before = text
         for pattern in _DM_HEAD:

@@ -37,7 +37,8 @@ def _source_from_page(article: Article, raw_first_paragraph: str) -> str:
     head = raw_first_paragraph[:300]
     if re.search(r"\((?:CNN|EW\.com)\)", head):
         return "cnn"
-    if re.match(r"\s*By \. ", head) or "PUBLISHED: ." in head or "Daily Mail" in head:
+    if re.match(r"\s*By ?\. ", head) or re.search(r"PUBLISHED: ?\.", head) or \
+            "Daily Mail" in head:
         return "dailymail"
     if re.search(r"\(Reuters\)", head):
         return "reuters"
