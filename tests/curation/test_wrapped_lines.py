@@ -103,3 +103,32 @@ def test_a_line_opening_a_speakers_quotation_is_no_carried_on_sentence():
                           ("He told the crowd:", "'I'm not going anywhere.'")):
         assert wraps.joins(before, after)
     assert not wraps.joins("Farage greets the crowd late on", "'I'm not going anywhere.'")
+
+
+def test_tfds_glued_wrap_dots_get_their_space_back_where_no_sentence_ends():
+    from transforms.curation.wrapped_lines import spaced_glued_dots
+    cases = {
+        "Apple has made the launch date of. iPhone official.":
+            "Apple has made the launch date of . iPhone official.",
+        "whether it was a. generalisation, Hopkins. stated that":
+            "whether it was a . generalisation, Hopkins . stated that",
+        "For. the first time": "For . the first time",
+    }
+    for text, want in cases.items():
+        assert spaced_glued_dots(text) == want
+    for kept in ("It is not unheard of. Most of us", "the bill was his. But Green",
+                 "Apple Inc. said", "at 5 p.m. the", "U.S. officials", "Jane A. Ms Smith",
+                 "he will visit. Jordan said", "Mr. and Mrs. Smith", "talks vs. the"):
+        assert spaced_glued_dots(kept) == kept
+
+
+def test_clean_article_joins_tfds_wraps():
+    from transforms.curation.clean import clean_article
+    from transforms.ingestion.articles import Article
+    art = Article(article_id="a", paragraphs=(
+        "By. Tom Smith. PUBLISHED:. 09:41 EST, 18 February 2013. Apple has made the launch "
+        "date of. iPhone official. It said the phone will ship in March.",),
+        highlights=("Apple sets a date.",), source=None, url=None, origin="t", source_file="f")
+    assert clean_article(art).paragraphs == (
+        "Apple has made the launch date of iPhone official. It said the phone will ship in "
+        "March.",)

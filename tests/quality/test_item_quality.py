@@ -155,13 +155,14 @@ def test_labels_files_and_wilson_intervals():
 @fast
 def test_sheet_escapes_every_piece_of_text():
     hostile = ("<script>alert(1)</script> [click](http://x) **bold** # heading | pipe "
-               "Emma Jackson")
+               "AT&T &lt;b&gt; Emma Jackson")
     r = row(hostile + "\n@highlight\n- Emma Jackson spoke", "<img src=x> said @placeholder.",
             "Emma Jackson", [("Emma Jackson", "PERSON")])
     text = "\n".join(audit.render_item(1, dict(r, flags={"caption_like": "<b>x</b>"},
                                                split="dev", source="cnn")))
     assert "<script>" not in text and "<img" not in text and "<b>" not in text
     assert "&lt;script&gt;" in text and "\\[click\\](http://x)" in text
+    assert "AT&T &amp;lt;b&amp;gt;" in text      # an entity shown as written, never made
     assert "\\*\\*bold\\*\\*" in text and "**Emma Jackson**" in text
     assert "- \\- **Emma Jackson** spoke" in text                  # a highlight bullet
     assert "**Query:** &lt;img src=x&gt; said **@placeholder**." in text

@@ -28,15 +28,18 @@ from transforms.quality.release_rows import iter_rows
 
 AUDIT_DIR = "audit"
 _MD_INLINE = re.compile(r"([\\`*_{}\[\]|~])")
+_ENTITY_START = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
 _MD_LINE_START = re.compile(r"^(?=[-+#>=])|^(\d+)(?=[.)])")
 
 
 def escape(text: str) -> str:
     """Text shown as itself in Markdown (and never as HTML): inline markup characters
-    backslash-escaped, a list, heading or quote marker at the start too, &, < and > as
-    entities (so no tag or link is ever made), whitespace runs one space."""
+    backslash-escaped, a list, heading or quote marker at the start too, < and > as
+    entities (so no tag or link is ever made), & only where it would open an entity
+    ("&lt;" shown as written; "AT&T" stays as a reader reads it), whitespace runs one
+    space."""
     text = " ".join(str(text).split())
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _ENTITY_START.sub("&amp;", text).replace("<", "&lt;").replace(">", "&gt;")
     text = _MD_INLINE.sub(r"\\\1", text)
     return _MD_LINE_START.sub(lambda m: (m.group(1) or "") + "\\", text, count=1)
 

@@ -26,7 +26,14 @@ from typing import NamedTuple, Optional, Union
 
 from transforms.core.config import setting
 from transforms.core.rules import Reject, Rule, first_rejection
-from transforms.curation import embeds, lead_captions, listings, sub_headings, wraps
+from transforms.curation import (
+    embeds,
+    lead_captions,
+    listings,
+    sub_headings,
+    wrapped_lines,
+    wraps,
+)
 from transforms.curation import highlights as H
 from transforms.curation.captions import (  # noqa: F401
     CAPTION_LABEL,
@@ -278,7 +285,7 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig(),
         if head:   # byline pieces may fill the first paragraphs
             p = fix_dateline(strip_dailymail_byline(normalise_whitespace(p)))
             head = not p.strip()
-        heads.append(p)
+        heads.append(wrapped_lines.spaced_glued_dots(p))
     repaired, cut = wraps.repair_paragraphs(heads, source)   # lines the page broke
     repaired, repeats = strip_repeated_sentences(repaired)  # a lead repeated as a caption
     posts = embeds.tweet_embeds(repaired)                   # embedded social posts

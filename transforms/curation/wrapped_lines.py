@@ -76,3 +76,28 @@ _SPEECH_LINE = re.compile(r"^[‘'\"“](?:I|I'm|I’m|I've|I’ve|We|We're|We�
 def opens_speech(line: str) -> bool:
     """The line opens a quotation with a speaker's first words ("'I'm not going ...")."""
     return bool(_SPEECH_LINE.match(line))
+
+
+# TFDS's cnn_dailymail glues the wrap dot to the line's last word ("launch date of.
+# iPhone", "it was a. generalisation"): given its loader space back where no sentence can
+# end there (before a lower-case word, not after an abbreviation; after a lower-case
+# article, "and", a determiner; not "of" or "his": "take advantage of."), so that
+# wraps.py repairs it as it repairs " .".
+_GLUED_DOT = re.compile(r"(?<![\w.'’&-])([A-Za-z]+)\.(?= (?:([a-z])|[A-Z]))")
+_NO_END_WORDS = frozenset({"the", "a", "an", "and", "or", "into", "onto", "than", "their",
+                           "its", "your"})
+_ABBREVIATIONS = frozenset({
+    "mr", "mrs", "ms", "dr", "st", "no", "sen", "rep", "gov", "gen", "lt", "col", "sgt",
+    "capt", "prof", "rev", "jr", "sr", "inc", "co", "corp", "ltd", "vs", "etc", "approx",
+    "cf", "al", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
+    "nov", "dec", "mt", "ft", "lbs", "oz", "ave", "rd", "bros", "est", "fig", "vol"})
+
+
+def spaced_glued_dots(text: str) -> str:
+    """"date of. iPhone" -> "date of . iPhone"; "she said. The" stays."""
+    def space(m):
+        word = m.group(1)
+        wrap = (m.group(2) and len(word) > 1 and word.lower() not in _ABBREVIATIONS
+                or word in _NO_END_WORDS)
+        return f"{m.group(1)} ." if wrap else m.group(0)
+    return _GLUED_DOT.sub(space, text)
