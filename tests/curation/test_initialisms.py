@@ -143,3 +143,24 @@ def test_an_initialism_joins_the_country_it_spells():
     assert not one(keys, 0, 1)
     keys = clusters(("South Africa", "GPE"), ("Saudi Arabia", "GPE"), ("SA", "GPE"))
     assert not one(keys, 0, 2) and not one(keys, 1, 2)
+
+
+def test_an_initialism_the_model_never_tagged_becomes_a_mention_of_its_name():
+    from transforms.curation.consistency import consistent_mentions
+    from transforms.curation.initialisms import untagged_initialism_labels
+    # Daily Mail (fresh29): "QPR" untagged three times beside "Queens Park Rangers"
+    text = ("Queens Park Rangers face Derby. QPR chairman Tony Fernandes spoke. Should QPR "
+            "return, the CEO said, the FA will act.")
+    s = text.index("Queens")
+    got = consistent_mentions([text], [[(s, s + 19, "ORG"), (text.index("Tony"),
+                                                              text.index(" spoke"), "PERSON")]])
+    assert [text[a:b] for a, b, lab in got[0] if lab == "ORG"] == [
+        "Queens Park Rangers", "QPR", "QPR"]
+    labels = {"Queens Park Rangers": "ORG", "Tony Fernandes": "PERSON"}
+    assert untagged_initialism_labels(labels, [text]) == {"QPR": "ORG"}
+    # a person's name, a name the initialism is no word of, two names: no mention
+    assert untagged_initialism_labels({"Tony Fernandes": "PERSON"}, ["TFS and TF"]) == {}
+    assert untagged_initialism_labels({"Department of Energy": "ORG",
+                                       "Department of Education": "ORG"}, ["the DOE"]) == {}
+    assert untagged_initialism_labels({"Queens Park Rangers": "ORG", "QPR": "ORG"},
+                                      ["QPR"]) == {}

@@ -52,6 +52,7 @@ from transforms.curation.compounds import (
 )
 from transforms.curation.countries import country_of, is_known_place
 from transforms.curation.entities import HYPHEN_PREFIXES
+from transforms.curation.initialisms import untagged_initialism_labels
 from transforms.curation.person_labels import (
     clipped_name_labels,
     settle_person_labels,
@@ -152,6 +153,7 @@ def consistent_mentions(texts: Sequence[str], mention_lists) -> List[List[Triple
             labels[surname] = "PERSON"   # "Ward" for "Kelli Ward"
     labels = settle_person_labels(labels, texts)
     labels.update(clipped_name_labels(labels, texts))   # "Juve" for "Juventus"
+    labels.update(untagged_initialism_labels(labels, texts))   # "QPR"
     lower_words = {w for t in texts for w in re.findall(r"\b[a-z][a-z'’-]*\b", t)}
     common = {n for n, lab in labels.items() if is_common_word_opening(n, lab, texts,
                                                                        lower_words)}

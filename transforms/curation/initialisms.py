@@ -146,3 +146,26 @@ RULES = (
                    "for the article, tagged or not"),
     InitialismRule("adds_model_code", "a name plus a model code is another entity"),
 )
+
+
+_CAPITALS_WORD = re.compile(r"(?<![\w'’&.-])[A-Z]{3,6}(?![\w&-]|\.\w)")
+NAME_LABELS = frozenset({"ORG", "GPE", "FAC", "LOC", "NORP", "EVENT", "PRODUCT",
+                         "WORK_OF_ART", "LAW"})
+
+
+def untagged_initialism_labels(labels: dict, texts) -> dict:
+    """{initialism: label} for a word of 3-6 capitals the article writes and the model
+    never tagged that spells (`spells_initials`) exactly one multi-word name of the
+    article tagged anything but a person ("QPR" beside "Queens Park Rangers"): a mention
+    of that name, which coreference then joins to it (so the answer set is whole)."""
+    from transforms.curation.name_match import normalise_name
+    names = [(n, lab, normalise_name(n, lab)) for n, lab in labels.items()
+             if lab in NAME_LABELS and " " in n.strip()]
+    out = {}
+    for word in sorted({m.group() for t in texts for m in _CAPITALS_WORD.finditer(t)}):
+        if word in labels:
+            continue
+        fits = [lab for _, lab, norm in names if spells_initials(word.lower(), norm)]
+        if len(fits) == 1:
+            out[word] = fits[0]
+    return out
