@@ -31,6 +31,31 @@ class Reader(nn.Module):
             score = score + self.hashed(sparse.reshape(b * n, -1)).view(b, n)
         return score.masked_fill(~candidate_mask(n_cand, n), MASKED)
 
+    @torch.no_grad()
+    def cloze_step(self, batch: dict, gold: torch.Tensor) -> torch.Tensor:
+        """`training.cloze_loss` of a batch with its gradient written into the parameters'
+        `.grad`, as autograd would give it to float rounding (a linear scorer's softmax
+        loss needs no graph, and autograd's EmbeddingBag backward cost most of a step):
+        softmax over a query's candidates minus softmax over its answers, over the batch.
+        Returns the loss."""
+        dense, sparse, n_cand = batch["dense"], batch["sparse"], batch["n_cand"]
+        b, n, h = sparse.shape
+        valid = candidate_mask(n_cand, n)
+        buckets = self.hashed.weight[:, 0]                 # row 0 (padding) stays 0
+        score = (dense @ self.linear.weight[0] + self.linear.bias
+                 + buckets[sparse].sum(-1)).masked_fill(~valid, MASKED)
+        answer = gold & valid
+        all_lse = torch.logsumexp(score, 1, keepdim=True)
+        gold_lse = torch.logsumexp(score.masked_fill(~answer, MASKED), 1, keepdim=True)
+        d = ((score - all_lse).exp() - (score - gold_lse).exp() * answer) * valid / b
+        self.linear.weight.grad = (d.reshape(-1) @ dense.reshape(b * n, -1))[None]
+        self.linear.bias.grad = d.sum().reshape(1)
+        grad = torch.zeros_like(buckets).index_add_(
+            0, sparse.reshape(-1), d[..., None].expand(b, n, h).reshape(-1))
+        grad[self.hashed.padding_idx] = 0.0
+        self.hashed.weight.grad = grad[:, None] if h else None    # as autograd leaves it
+        return (all_lse - gold_lse).mean()
+
 
 class Featurizer:
     """row -> (candidates, {"dense": [n, F], "sparse": [n, H], "n_cand": [1]}) as numpy."""

@@ -125,6 +125,38 @@ def test_cloze_loss_is_minus_log_of_answer_cluster_mass():
     torch.testing.assert_close(loss, -torch.log(p[0] + p[2]))
 
 
+def test_written_out_step_is_autograds_gradient(rows):
+    """`Reader.cloze_step` (what training runs) gives the loss and the gradient autograd
+    gives for `cloze_loss`, on real ReCoRD batches with padded slots and repeated and
+    padding bucket ids; with no hashed features the bucket weights get no gradient."""
+    from models.training import InMemory
+    data = featurize(rows, build(LexicalConfig(), torch.device("cpu"))[1])
+    torch.manual_seed(0)
+    for width in (None, 0):
+        model = Reader(len(DENSE_FEATURES), 4096)
+        with torch.no_grad():
+            model.hashed.weight.normal_()
+            model.hashed.weight[0] = 0.0
+        for batch, gold, _ in list(InMemory(data).padded_epoch(
+                16, torch.Generator().manual_seed(1)))[:3]:
+            assert (batch["sparse"] == 0).any() and (batch["n_cand"] < gold.shape[1]).any()
+            if width == 0:
+                batch = dict(batch, sparse=batch["sparse"][..., :0])
+            model.zero_grad()
+            want = cloze_loss(model(**batch), gold, batch["n_cand"])
+            want.backward()
+            grads = {k: None if p.grad is None else p.grad.clone()
+                     for k, p in model.named_parameters()}
+            model.zero_grad()
+            torch.testing.assert_close(model.cloze_step(batch, gold), want.detach())
+            for k, p in model.named_parameters():
+                if grads[k] is None:
+                    assert p.grad is None and width == 0
+                else:
+                    torch.testing.assert_close(p.grad, grads[k], atol=1e-6, rtol=1e-4)
+            assert grads["linear.weight"].abs().max() > 1e-3      # not vacuous
+
+
 def test_training_is_deterministic_and_fits_the_training_queries(rows):
     def train():
         seed_everything(7)
