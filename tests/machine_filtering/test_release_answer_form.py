@@ -172,3 +172,22 @@ def test_a_slot_inside_a_name_every_answer_repeats_is_rejected():
     assert af.repeats_neighbour(q, ["Manchester United", "United"]) is None
     assert af.repeats_neighbour("Sen. John @placeholder said.", ["John McCain"]) == "John"
     assert af.repeats_neighbour("He joined @placeholder in May.", ["Arsenal"]) is None
+
+
+def test_a_hashtag_slot_and_a_family_for_one_person_are_rejected():
+    # fresh30 (CNN 2015): "#@placeholder" (mention "MemoriesPizza") answered "Memories
+    # Pizza"; "the @placeholder were" (mention "Tsarnaevs") answered by one brother's name
+    text = ("Memories Pizza closed its doors. Crystal O'Connor runs Memories Pizza. "
+            "Dzhokhar Tsarnaev was convicted. Tamerlan Tsarnaev died in 2013.")
+    ents = [("Memories Pizza", "ORG"), ("Crystal O'Connor", "PERSON"),
+            ("Dzhokhar Tsarnaev", "PERSON"), ("Tamerlan Tsarnaev", "PERSON")]
+    r = {**row(text, '"What is happening to #@placeholder is a lynch mob," she tweeted.',
+               "Memories Pizza", ents), "mention": "MemoriesPizza"}
+    assert "hashtag" in af.answer_form(r) and check_row(r).reason == "answer_form"
+    r = {**row(text, "But the @placeholder were not on the minds of most people.",
+               "Dzhokhar Tsarnaev", ents), "mention": "Tsarnaevs"}
+    assert "family" in af.answer_form(r) and check_row(r).reason == "answer_form"
+    assert af.answer_form(dict(r, mention="Tsarnaev")) is None        # one person: fits
+    assert not af.family_for_person("Tsarnaevs", ["Dzhokhar Tsarnaev"], person=False)
+    assert not af.family_for_person("Rangers", ["Queens Park Rangers"], person=True)
+    assert af.answer_form(dict(r, query="He wrote @placeholder.", mention="Tsarnaev")) is None

@@ -38,6 +38,10 @@ country's name beside the adjective ("the @placeholder chancellor": British, Bri
 United Kingdom; "@placeholder women": Iraqi, Iraq). Both are on by default
 (`ReleaseConfig.answer_form_adjectives`). Case and a possessive ending are ignored. No mention (a row
 generated before the column, or from another source): no judgement.
+
+Two slots no name fills (round 19, fresh30): a hashtag or handle ("#@placeholder", mention
+"MemoriesPizza", answered "Memories Pizza"), and a family named by a surname's plural
+("the @placeholder were", mention "Tsarnaevs", answered by one brother's name).
 """
 import re
 from typing import Optional
@@ -45,6 +49,7 @@ from typing import Optional
 from transforms.core.constants import PLACEHOLDER
 from transforms.curation.countries import country_form, country_of
 from transforms.curation.initialisms import is_initialism
+from transforms.quality.aliases import answer_label
 
 
 def form_key(text: str) -> str:
@@ -172,6 +177,18 @@ def repeats_neighbour(query: str, answers) -> Optional[str]:
     return None
 
 
+_TAGGED_SLOT = re.compile(r"[#@]" + re.escape(PLACEHOLDER))
+
+
+def family_for_person(mention: str, answers, person: bool) -> bool:
+    """The mention is one word, a surname's plural, that a person's answer ends with
+    ("Tsarnaevs" / "Dzhokhar Tsarnaev"), and no answer is that plural."""
+    key = form_key(mention)
+    names = [form_key(a).split() for a in answers]
+    return (person and " " not in key and key.endswith("s") and all(n != [key] for n in names)
+            and any(len(n) > 1 and _plural_of(key, n[-1]) for n in names))
+
+
 def answer_form(row: dict, tokens=None, adjectives: bool = False) -> Optional[str]:
     """None when some answer fits the slot (or the row has no `mention`), else why not.
     `tokens`: the query's spaCy tokens (`lexical.Lemmas.queries`); `adjectives`: also
@@ -183,6 +200,11 @@ def answer_form(row: dict, tokens=None, adjectives: bool = False) -> Optional[st
     before_noun = attributive(row.get("query") or "", tokens)
     if not mention or not answers:
         return None
+    if _TAGGED_SLOT.search(row.get("query") or ""):
+        return f"the slot is a hashtag or handle ({mention!r}); no answer is written so"
+    if family_for_person(mention, answers, answer_label(row) == "PERSON"):
+        return (f"the query's mention {mention!r} names a family; the answers name one "
+                f"person: {', '.join(repr(a) for a in sorted(set(answers))[:4])}")
     repeated = repeats_neighbour(row.get("query") or "", answers)
     if repeated:
         return (f"the query writes {repeated!r} beside the placeholder and every answer "
