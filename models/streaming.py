@@ -96,6 +96,7 @@ class FoldStream:
         self.require_answer = not held_out
         self.counts = self._count()
         self._kept = None
+        self._stacked = None      # `_kept` padded once (`padded_epoch`); False: cannot
 
     def _rows(self, read_rows: int) -> Iterator[list]:
         """Usable rows only, in stream order, at most `cap` rows read (usable or not)."""
@@ -146,6 +147,26 @@ class FoldStream:
         for batch in shuffled_batches(lambda: self._epoch_rows(read_rows), self.capacity,
                                       read_rows, batch_size, gen, self.meter):
             yield self._pair(batch)
+
+    def padded_epoch(self, batch_size: int, gen: torch.Generator):
+        """`epoch`'s batches already padded, (batch, gold, n). Where the side is held in
+        the buffer (`_epoch_rows`), its rows are stacked once (`training.Stacked`) and a
+        batch is an index into them: the very tensors per-batch padding builds."""
+        from models.training import Stacked, padded
+        read_rows = read_size(self.capacity, batch_size)
+        stacked = None
+        if self.counts.rows + read_rows <= self.capacity:
+            self._epoch_rows(read_rows)                    # holds the side in `_kept`
+            if self._stacked is None:
+                self._stacked = self._kept and Stacked.of(*self._pair(self._kept)) or False
+            stacked = self._stacked or None
+        if stacked is None:                   # streamed, or too large to stack
+            yield from padded(self.epoch(batch_size, gen))
+            return
+        index = {id(r): i for i, r in enumerate(self._kept)}
+        for batch in shuffled_batches(lambda: self._epoch_rows(read_rows), self.capacity,
+                                      read_rows, batch_size, gen, self.meter):
+            yield *stacked.take(torch.tensor([index[id(r)] for r in batch])), len(batch)
 
     def in_order(self, batch_size: int = 64):
         """Evaluation: (examples, golds) batches of at most `batch_size` in stream order;

@@ -207,6 +207,26 @@ def test_a_buffer_holding_the_fold_trains_as_in_memory_training(featurized, rows
     assert all(torch.equal(streamed[k], v) for k, v in model.state_dict().items())
 
 
+def test_a_held_side_is_padded_once_into_the_batches_per_batch_padding_builds(featurized):
+    """`FoldStream.padded_epoch` (what training runs): rows the buffer holds are stacked
+    once, and each batch is the tensors `padded(epoch)` builds for the same seed; a side
+    the buffer cannot hold is padded per batch."""
+    from models.streaming import FoldStream
+    from models.training import padded
+    shards = _shards(featurized)
+    for capacity, held in ((10_000, True), (64, False)):
+        got_stream, want_stream = (FoldStream(shards, 0, False, capacity=capacity)
+                                   for _ in range(2))
+        got = list(got_stream.padded_epoch(16, torch.Generator().manual_seed(5)))
+        want = list(padded(want_stream.epoch(16, torch.Generator().manual_seed(5))))
+        assert len(got) == len(want) > 2 and (got_stream._stacked not in (None, False)) == held
+        for (b, g, n), (wb, wg, wn) in zip(got, want):
+            assert n == wn and b.keys() == wb.keys() and torch.equal(g, wg)
+            assert all(torch.equal(b[k], wb[k]) for k in wb)
+        again = list(got_stream.padded_epoch(16, torch.Generator().manual_seed(6)))
+        assert sum(n for *_, n in again) == sum(n for *_, n in got)     # a second epoch
+
+
 def test_shuffle_buffer_gives_each_row_once_and_never_holds_more_than_capacity():
     rows = [{"id": f"{i:04d}"} for i in range(1000)]
 
