@@ -47,7 +47,8 @@ class Reader(nn.Module):
         answer = gold & valid
         all_lse = torch.logsumexp(score, 1, keepdim=True)
         gold_lse = torch.logsumexp(score.masked_fill(~answer, MASKED), 1, keepdim=True)
-        d = ((score - all_lse).exp() - (score - gold_lse).exp() * answer) * valid / b
+        d = ((score - all_lse).exp() - (score.masked_fill(~answer, MASKED) - gold_lse).exp()
+             * answer) * valid / b                  # no inf * 0 where a row has no answer
         self.linear.weight.grad = (d.reshape(-1) @ dense.reshape(b * n, -1))[None]
         self.linear.bias.grad = d.sum().reshape(1)
         grad = torch.zeros_like(buckets).index_add_(

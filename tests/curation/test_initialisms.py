@@ -160,7 +160,13 @@ def test_an_initialism_the_model_never_tagged_becomes_a_mention_of_its_name():
     assert untagged_initialism_labels(labels, [text]) == {"QPR": "ORG"}
     # a person's name, a name the initialism is no word of, two names: no mention
     assert untagged_initialism_labels({"Tony Fernandes": "PERSON"}, ["TFS and TF"]) == {}
-    assert untagged_initialism_labels({"Department of Energy": "ORG",
-                                       "Department of Education": "ORG"}, ["the DOE"]) == {}
+    assert untagged_initialism_labels({"Queens Park Rangers": "ORG",
+                                       "Queens Park Racers": "ORG"}, ["QPR"]) == {}
+    # strict initials only: no contraction of the last word ("SFO" is no San Francisco)
+    assert untagged_initialism_labels({"San Francisco": "GPE", "New Zealand": "GPE",
+                                       "Manchester United": "ORG"}, ["SFO NZD MUD"]) == {}
+    # one name written two ways is one name
+    assert untagged_initialism_labels({"Queens Park Rangers": "ORG",
+                                       "Queens Park Rangers FC": "ORG"}, ["QPR"]) == {"QPR": "ORG"}
     assert untagged_initialism_labels({"Queens Park Rangers": "ORG", "QPR": "ORG"},
                                       ["QPR"]) == {}

@@ -118,17 +118,30 @@ def test_tfds_glued_wrap_dots_get_their_space_back_where_no_sentence_ends():
         assert spaced_glued_dots(text) == want
     for kept in ("It is not unheard of. Most of us", "the bill was his. But Green",
                  "Apple Inc. said", "at 5 p.m. the", "U.S. officials", "Jane A. Ms Smith",
-                 "he will visit. Jordan said", "Mr. and Mrs. Smith", "talks vs. the"):
+                 "he will visit. Jordan said", "Mr. and Mrs. Smith", "talks vs. the",
+                 "in Atlanta, Ga. police said", "A Calif. man", "Sunset Blvd. and Vine"):
         assert spaced_glued_dots(kept) == kept
 
 
-def test_clean_article_joins_tfds_wraps():
+def test_clean_article_joins_tfds_wraps_only_in_tfds_layout():
     from transforms.curation.clean import clean_article
+    from transforms.curation.wrapped_lines import GLUED_LAYOUT_MIN, glued_dot_count
     from transforms.ingestion.articles import Article
-    art = Article(article_id="a", paragraphs=(
-        "By. Tom Smith. PUBLISHED:. 09:41 EST, 18 February 2013. Apple has made the launch "
-        "date of. iPhone official. It said the phone will ship in March.",),
-        highlights=("Apple sets a date.",), source=None, url=None, origin="t", source_file="f")
-    assert clean_article(art).paragraphs == (
-        "Apple has made the launch date of iPhone official. It said the phone will ship in "
-        "March.",)
+
+    def cleaned(text):
+        return clean_article(Article(
+            article_id="a", paragraphs=(text,), highlights=("Apple sets a date.",),
+            source=None, url=None, origin="t", source_file="f")).paragraphs
+    tfds = ("By. Tom Smith. PUBLISHED:. 09:41 EST, 18 February 2013. Apple has made the "
+            "launch date of. iPhone official. It was a. generalisation, Hopkins. stated. The "
+            "phone will ship in March.")
+    assert glued_dot_count(tfds) >= GLUED_LAYOUT_MIN
+    assert cleaned(tfds) == (
+        "Apple has made the launch date of iPhone official. It was a generalisation, "
+        "Hopkins stated. The phone will ship in March.",)
+    # one glued dot is no layout: a source's typo or a name it left out stays as written
+    for text in ("The girl was found, according to police. the 14-year-old was charged.",
+                 "He missed the start with a chest infection. was on record-breaking form.",
+                 "A Calif. man and a Ga. woman were held. Shares fell. eBay said so."):
+        assert glued_dot_count(text) < GLUED_LAYOUT_MIN
+        assert " ".join(cleaned(text)) == text

@@ -68,6 +68,10 @@ def test_similar_in_bucket_is_estimated_jaccard_at_the_threshold():
         assert N.similar_in_bucket(sigs, same, threshold) == [p for p in want if p in same]
     assert 0 < len(N.similar_in_bucket(sigs, pairs, 0.35)) < len(pairs)
     assert N.similar_in_bucket(sigs, [], 0.35) == []
+    # values past int64 beside small ones would make a float array: compared one by one
+    big = {"a": (2 ** 63 + 1, 2 ** 53 + 1, 1), "b": (2 ** 63 + 1, 2 ** 53, 1)}
+    assert N.similar_in_bucket(big, [("a", "b")], 1.0) == []
+    assert N.similar_in_bucket(big, [("a", "b")], 0.6) == [("a", "b")]
 
 
 def test_components_key_clusters_by_their_smallest_id():

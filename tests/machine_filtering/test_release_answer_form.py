@@ -191,3 +191,10 @@ def test_a_hashtag_slot_and_a_family_for_one_person_are_rejected():
     assert not af.family_for_person("Tsarnaevs", ["Dzhokhar Tsarnaev"], person=False)
     assert not af.family_for_person("Rangers", ["Queens Park Rangers"], person=True)
     assert af.answer_form(dict(r, query="He wrote @placeholder.", mention="Tsarnaev")) is None
+    # a hashtag written as an answer is written fits; a surname ending in s is no family
+    r = {**row("Ferguson erupted. Michael Brown died in Ferguson.",
+               "Thousands tweeted #@placeholder overnight.", "Ferguson",
+               [("Ferguson", "GPE"), ("Michael Brown", "PERSON")]), "mention": "Ferguson"}
+    assert af.answer_form(r) is None
+    assert not af.family_for_person("Evans", ["Chris Evan", "Chris Evans"], person=True)
+    assert not af.family_for_person("Williams", ["Serena Williams"], person=True)

@@ -155,6 +155,11 @@ def test_written_out_step_is_autograds_gradient(rows):
                 else:
                     torch.testing.assert_close(p.grad, grads[k], atol=1e-6, rtol=1e-4)
             assert grads["linear.weight"].abs().max() > 1e-3      # not vacuous
+    # a row with no answer among its candidates: finite, as autograd's (no inf * 0)
+    batch, gold, _ = next(InMemory(data).padded_epoch(4, torch.Generator().manual_seed(2)))
+    gold[0] = False
+    model.cloze_step(batch, gold)
+    assert all(torch.isfinite(p.grad).all() for p in model.parameters() if p.grad is not None)
 
 
 def test_training_is_deterministic_and_fits_the_training_queries(rows):

@@ -281,11 +281,12 @@ def clean_article(article: Article, config: CleanConfig = CleanConfig(),
     body = wraps.as_loader_layout(story)                # a .story of the page's lines
     source = infer_source(article, body[0] if body else "")
     heads, head = [], True
+    glued = sum(map(wrapped_lines.glued_dot_count, body)) >= wrapped_lines.GLUED_LAYOUT_MIN
     for p in body:
         if head:   # byline pieces may fill the first paragraphs
             p = fix_dateline(strip_dailymail_byline(normalise_whitespace(p)))
             head = not p.strip()
-        heads.append(wrapped_lines.spaced_glued_dots(p))
+        heads.append(wrapped_lines.spaced_glued_dots(p) if glued else p)   # TFDS layout
     repaired, cut = wraps.repair_paragraphs(heads, source)   # lines the page broke
     repaired, repeats = strip_repeated_sentences(repaired)  # a lead repeated as a caption
     posts = embeds.tweet_embeds(repaired)                   # embedded social posts

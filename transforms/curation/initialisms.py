@@ -155,17 +155,21 @@ NAME_LABELS = frozenset({"ORG", "GPE", "FAC", "LOC", "NORP", "EVENT", "PRODUCT",
 
 def untagged_initialism_labels(labels: dict, texts) -> dict:
     """{initialism: label} for a word of 3-6 capitals the article writes and the model
-    never tagged that spells (`spells_initials`) exactly one multi-word name of the
-    article tagged anything but a person ("QPR" beside "Queens Park Rangers"): a mention
-    of that name, which coreference then joins to it (so the answer set is whole)."""
-    from transforms.curation.name_match import normalise_name
-    names = [(n, lab, normalise_name(n, lab)) for n, lab in labels.items()
-             if lab in NAME_LABELS and " " in n.strip()]
+    never tagged that is the strict initials (`name_match.initials`: each content word's
+    first letter) of exactly one multi-word name of the article tagged anything but a
+    person ("QPR" beside "Queens Park Rangers"): a mention of that name, which
+    coreference then joins to it (so the answer set is whole). Not the looser reading of
+    `spells_initials` ("SFO" is no "San Francisco", "NZD" no "New Zealand")."""
+    from transforms.curation.name_match import initials, normalise_name
+    names = {}
+    for n, lab in labels.items():
+        if lab in NAME_LABELS and " " in n.strip():
+            names.setdefault(normalise_name(n, lab), set()).add(lab)
     out = {}
     for word in sorted({m.group() for t in texts for m in _CAPITALS_WORD.finditer(t)}):
         if word in labels:
             continue
-        fits = [lab for _, lab, norm in names if spells_initials(word.lower(), norm)]
-        if len(fits) == 1:
-            out[word] = fits[0]
+        fits = [labs for norm, labs in names.items() if initials(norm) == word.lower()]
+        if len(fits) == 1 and len(fits[0]) == 1:
+            out[word] = next(iter(fits[0]))
     return out

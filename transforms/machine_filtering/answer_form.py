@@ -39,8 +39,8 @@ United Kingdom; "@placeholder women": Iraqi, Iraq). Both are on by default
 (`ReleaseConfig.answer_form_adjectives`). Case and a possessive ending are ignored. No mention (a row
 generated before the column, or from another source): no judgement.
 
-Two slots no name fills (round 19, fresh30): a hashtag or handle ("#@placeholder", mention
-"MemoriesPizza", answered "Memories Pizza"), and a family named by a surname's plural
+Two slots no name fills (round 19, fresh30): a hashtag or handle written unlike every
+answer ("#@placeholder", mention "MemoriesPizza", answered "Memories Pizza"), and a family named by a surname's plural
 ("the @placeholder were", mention "Tsarnaevs", answered by one brother's name).
 """
 import re
@@ -185,7 +185,7 @@ def family_for_person(mention: str, answers, person: bool) -> bool:
     ("Tsarnaevs" / "Dzhokhar Tsarnaev"), and no answer is that plural."""
     key = form_key(mention)
     names = [form_key(a).split() for a in answers]
-    return (person and " " not in key and key.endswith("s") and all(n != [key] for n in names)
+    return (person and " " not in key and key.endswith("s") and all(n[-1] != key for n in names)
             and any(len(n) > 1 and _plural_of(key, n[-1]) for n in names))
 
 
@@ -200,7 +200,8 @@ def answer_form(row: dict, tokens=None, adjectives: bool = False) -> Optional[st
     before_noun = attributive(row.get("query") or "", tokens)
     if not mention or not answers:
         return None
-    if _TAGGED_SLOT.search(row.get("query") or ""):
+    if _TAGGED_SLOT.search(row.get("query") or "") and \
+            form_key(mention) not in {form_key(a) for a in answers}:
         return f"the slot is a hashtag or handle ({mention!r}); no answer is written so"
     if family_for_person(mention, answers, answer_label(row) == "PERSON"):
         return (f"the query's mention {mention!r} names a family; the answers name one "

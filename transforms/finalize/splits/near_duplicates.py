@@ -105,6 +105,8 @@ def similar_in_bucket(sigs: dict, pairs: list, threshold: float) -> list:
         return [p for p in pairs if estimated_jaccard(sigs[p[0]], sigs[p[1]]) >= threshold]
     index = {a: i for i, a in enumerate(ids)}
     table = np.array([sigs[a] for a in ids])
+    if table.dtype.kind not in "iu":     # values past int64 mixed with small ones: floats
+        return [p for p in pairs if estimated_jaccard(sigs[p[0]], sigs[p[1]]) >= threshold]
     equal = (table[[index[a] for a, _ in pairs]] == table[[index[b] for _, b in pairs]]).sum(1)
     return [p for p, n in zip(pairs, equal.tolist()) if n / table.shape[1] >= threshold]
 
