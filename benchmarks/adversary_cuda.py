@@ -2,6 +2,7 @@
 throughput of the project's own `models.transformer.Reader` and the reader's encoder.
 
     python -m benchmarks.adversary_cuda prepare --candidates RUN/candidates --out DIR
+                                                [--limit N] [--weights]
     python -m benchmarks.adversary_cuda measure --data DIR [--device cuda] [--steps 40]
 
 `prepare` (here, CPU): featurizes real candidates with the adversary's own featurizer
@@ -23,7 +24,10 @@ import pathlib
 import time
 
 
-def prepare(candidates: str, out: str, limit: int = 600) -> dict:
+def prepare(candidates, out: str, limit: int = 600, weights: bool = False) -> dict:
+    """`candidates`: one candidates directory or several (their rows together, by id);
+    `limit` 0 keeps every row. `weights`: also the encoder's pretrained weights in fp16
+    (`encoder.safetensors`, ~45 MB), for `benchmarks.adversary_batch_quality`."""
     import numpy as np
 
     from models.configs import TransformerConfig
@@ -31,12 +35,13 @@ def prepare(candidates: str, out: str, limit: int = 600) -> dict:
     from models.features import correct_mask
     from models.transformer import default_encoder, make_featurizer
     from transforms.core.io_utils import join, read_parquet
-    rows = read_parquet(join(candidates, "*.parquet")).to_pylist()
-    rows = sorted(rows, key=lambda r: r["id"])[:limit]
+    dirs = [candidates] if isinstance(candidates, str) else list(candidates)
+    rows = [r for d in dirs for r in read_parquet(join(d, "*.parquet")).to_pylist()]
+    rows = sorted(rows, key=lambda r: r["id"])[:limit or None]
     feat = make_featurizer(TransformerConfig())
     out_dir = pathlib.Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
-    examples, golds = [], []
+    examples, golds, passages = [], [], []
     for r in rows:
         try:
             cands, ex = feat(r)
@@ -44,11 +49,25 @@ def prepare(candidates: str, out: str, limit: int = 600) -> dict:
             continue
         examples.append(ex)
         golds.append(np.asarray(correct_mask(r, cands), dtype=bool))
-    arrays = {f"{i}:{k}": v for i, ex in enumerate(examples) for k, v in ex.items()}
-    arrays.update({f"{i}:gold": g for i, g in enumerate(golds)})
+        passages.append(r["passage_id"])
+    # one concatenated array per key and each example's length (an array per example
+    # costs a zip entry each: 18k examples took 38 MB that way, a third of it headers)
+    cols = {k: [ex[k] for ex in examples] for k in (examples[0] if examples else {})}
+    cols["gold"] = golds
+    arrays = {k: np.concatenate(v).astype(np.int32 if k != "gold" else bool)
+              for k, v in cols.items()}
+    arrays.update({f"{k}:len": np.asarray([len(x) for x in v], dtype=np.int64)
+                   for k, v in cols.items()})
     np.savez_compressed(out_dir / "examples.npz", **arrays)
+    (out_dir / "passages.json").write_text(json.dumps(passages))
     for name in ("config.json", "vocab.txt"):
         (out_dir / name).write_bytes((pathlib.Path(default_encoder()) / name).read_bytes())
+    if weights:
+        from safetensors.torch import save_file
+        from transformers import AutoModel
+        enc = AutoModel.from_pretrained(default_encoder())
+        save_file({k: v.detach().half().contiguous() for k, v in enc.state_dict().items()},
+                  str(out_dir / "encoder.safetensors"))
     groups = {}
     for r in rows:
         groups.setdefault(r["passage_id"], []).append(r)
@@ -60,13 +79,15 @@ def prepare(candidates: str, out: str, limit: int = 600) -> dict:
 
 
 def _load(data: pathlib.Path):
+    """examples.npz -> (examples as int64 arrays per key, gold masks as bool tensors)."""
     import numpy as np
     import torch
     z = np.load(data / "examples.npz")
-    n = 1 + max(int(k.split(":")[0]) for k in z.files)
-    examples = [{k.split(":")[1]: z[k] for k in z.files if k.startswith(f"{i}:")
-                 and not k.endswith(":gold")} for i in range(n)]
-    golds = [torch.as_tensor(z[f"{i}:gold"]) for i in range(n)]
+    split = {k: np.split(z[k], np.cumsum(z[f"{k}:len"])[:-1])
+             for k in z.files if not k.endswith(":len")}
+    golds = [torch.as_tensor(g) for g in split.pop("gold")]
+    keys = list(split)
+    examples = [{k: split[k][i].astype(np.int64) for k in keys} for i in range(len(golds))]
     return examples, golds
 
 
@@ -184,9 +205,12 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     a = sub.add_parser("prepare")
-    a.add_argument("--candidates", required=True)
+    a.add_argument("--candidates", required=True, nargs="+",
+                   help="one or more candidates directories")
     a.add_argument("--out", required=True)
-    a.add_argument("--limit", type=int, default=600)
+    a.add_argument("--limit", type=int, default=600, help="rows kept by id; 0: all")
+    a.add_argument("--weights", action="store_true",
+                   help="also write the pretrained encoder in fp16 (for batch quality)")
     b = sub.add_parser("measure")
     b.add_argument("--data", required=True)
     b.add_argument("--device", default="cuda")
@@ -197,7 +221,7 @@ def main(argv=None):
                    help="comma-separated scoring batch sizes to sweep, e.g. 64,256")
     args = p.parse_args(argv)
     if args.cmd == "prepare":
-        print(json.dumps(prepare(args.candidates, args.out, args.limit)))
+        print(json.dumps(prepare(args.candidates, args.out, args.limit, args.weights)))
     else:
         measure(args.data, args.device, args.steps,
                 train_batches=_sizes(args.train_batches),
