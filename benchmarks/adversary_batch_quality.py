@@ -79,7 +79,7 @@ def agreement(a: list, b: list) -> dict:
 
 
 def run(data: str, settings: tuple, folds: int = 5, run_folds: int = 2,
-        device: str = "cuda", out: str = None) -> dict:
+        device: str = "cuda", out: str = None, verdicts_out: str = None) -> dict:
     import torch
 
     from benchmarks.adversary_cuda import _load
@@ -94,7 +94,7 @@ def run(data: str, settings: tuple, folds: int = 5, run_folds: int = 2,
                "torch": torch.__version__, "examples": len(examples),
                "answerable": len(answerable), "folds": folds, "run_folds": run_folds,
                "settings": {}}
-    verdicts = {}
+    verdicts, held_ids = {}, []
     for batch, mult, seed in settings:
         name, hits, fits = f"{batch}:{mult:g}:{seed}", [], []
         for f in range(run_folds):
@@ -110,6 +110,7 @@ def run(data: str, settings: tuple, folds: int = 5, run_folds: int = 2,
                 torch.cuda.synchronize()
             t = time.perf_counter()
             hits += held_out_hits(model, [examples[i] for i in test], [golds[i] for i in test], dev)
+            held_ids += test if not verdicts else []
             fit["score_seconds"] = round(time.perf_counter() - t, 3)
             fit["train"], fit["test"] = len(train), len(test)
             fits.append(fit)
@@ -125,6 +126,10 @@ def run(data: str, settings: tuple, folds: int = 5, run_folds: int = 2,
     summary["agreement_with_" + first] = {k: agreement(verdicts[first], v)
                                           for k, v in verdicts.items() if k != first}
     print(json.dumps(summary), flush=True)
+    if verdicts_out:                   # query id -> {setting: answered}, for item analyses
+        ids = json.loads((data / "ids.json").read_text())
+        pathlib.Path(verdicts_out).write_text(json.dumps(
+            {ids[i]: {k: v[n] for k, v in verdicts.items()} for n, i in enumerate(held_ids)}))
     if out:
         pathlib.Path(out).write_text(json.dumps(summary, indent=1))
     return summary
@@ -142,6 +147,8 @@ def main(argv=None):
     p.add_argument("--device", default="cuda")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", help="also write the summary JSON here")
+    p.add_argument("--verdicts", help="write each held-out query's verdicts (query id -> "
+                   "{setting: answered}) here")
     args = p.parse_args(argv)
     if not 1 <= args.run_folds <= args.folds:
         raise SystemExit("error: --run_folds must be between 1 and --folds")
@@ -149,7 +156,7 @@ def main(argv=None):
         raise SystemExit(f"error: {args.data} has no encoder.safetensors: run "
                          "`adversary_cuda prepare` with --weights")
     run(args.data, parse_settings(args.settings, args.seed), args.folds, args.run_folds,
-        args.device, args.out)
+        args.device, args.out, args.verdicts)
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ def prepare(candidates, out: str, limit: int = 600, weights: bool = False) -> di
     feat = make_featurizer(TransformerConfig())
     out_dir = pathlib.Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
-    examples, golds, passages = [], [], []
+    examples, golds, passages, ids = [], [], [], []
     for r in rows:
         try:
             cands, ex = feat(r)
@@ -50,6 +50,7 @@ def prepare(candidates, out: str, limit: int = 600, weights: bool = False) -> di
         examples.append(ex)
         golds.append(np.asarray(correct_mask(r, cands), dtype=bool))
         passages.append(r["passage_id"])
+        ids.append(r["id"])
     # one concatenated array per key and each example's length (an array per example
     # costs a zip entry each: 18k examples took 38 MB that way, a third of it headers)
     cols = {k: [ex[k] for ex in examples] for k in (examples[0] if examples else {})}
@@ -60,6 +61,7 @@ def prepare(candidates, out: str, limit: int = 600, weights: bool = False) -> di
                    for k, v in cols.items()})
     np.savez_compressed(out_dir / "examples.npz", **arrays)
     (out_dir / "passages.json").write_text(json.dumps(passages))
+    (out_dir / "ids.json").write_text(json.dumps(ids))
     for name in ("config.json", "vocab.txt"):
         (out_dir / name).write_bytes((pathlib.Path(default_encoder()) / name).read_bytes())
     if weights:
