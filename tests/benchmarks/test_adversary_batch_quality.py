@@ -16,7 +16,8 @@ def test_settings_share_folds_weights_and_held_out_queries(generated_dir, tmp_pa
     assert (data / "encoder.safetensors").exists()
     assert len(json.loads((data / "passages.json").read_text())) == info["examples"]
     out = quality.run(str(data), quality.parse_settings("4:1,8:2:3"), folds=2,
-                      run_folds=2, device="cpu", out=str(tmp_path / "q.json"))
+                      run_folds=2, device="cpu", out=str(tmp_path / "q.json"),
+                      verdicts_out=str(tmp_path / "v.json"))
     first, other = out["settings"].values()
     # every answerable example is held out once, in every setting, on the same folds
     assert first["held_out"] == other["held_out"] == out["answerable"] > 0
@@ -28,6 +29,10 @@ def test_settings_share_folds_weights_and_held_out_queries(generated_dir, tmp_pa
     # the agreement counts are consistent with the two accuracies
     assert round(first["accuracy"] * n) - a["only_first"] == round(other["accuracy"] * n) - a["only_this"]
     assert json.loads((tmp_path / "q.json").read_text()) == out
+    # each held-out query's verdicts, by its candidate id, in every setting
+    verdicts = json.loads((tmp_path / "v.json").read_text())
+    assert sorted(verdicts) == sorted(json.loads((data / "ids.json").read_text()))
+    assert sum(v["4:1:0"] for v in verdicts.values()) == round(first["accuracy"] * n)
     # the same setting again: on CPU the same weights, batches and losses
     again = quality.run(str(data), quality.parse_settings("4:1"), folds=2, run_folds=1,
                         device="cpu")["settings"]["4:1:0"]
