@@ -341,3 +341,30 @@ def test_the_splitters_own_cut_never_falls_inside_a_name(annotator):
             t.is_sent_start = True          # the worst splitter: a cut at every name word
     draft = _draft_from_doc(doc, ("PERSON", "GPE"))
     assert len(draft.sentences) == 1
+
+
+def test_a_glued_opener_never_cuts_a_name(annotator):
+    # held-out text (fresh28, fresh25, fresh31): "the Metropolitan | Police had to defend
+    # itself", "Breast Cancer | Now said", "told India | Today that" were cut as glued
+    # captions; a name NER marked, and "Today" / "Now" after a capitalised word, go on
+    for text in ("The Metropolitan Police had to defend itself from accusations that it "
+                 "dealt inappropriately with protesters during the visit.",
+                 "Breast Cancer Now said there were about 118 women in Scotland who could "
+                 "benefit from the drug.",
+                 "A senior official told India Today that 44 districts are yet to have decent "
+                 "rainfall.",
+                 "Speaking to USA Today, the senator said he would vote against the bill."):
+        assert sentences_of(annotator, text) == [text]
+    # a caption glued to the body still ends at the opener after a plain word
+    text = ("Williams celebrates his goal against Swansea on Saturday Today the striker "
+            "said he would stay at the club.")
+    assert sentences_of(annotator, text)[1].startswith("Today the striker")
+
+
+def test_inside_names_holds_back_only_the_glued_opener_rule():
+    from transforms.curation.boundaries import fix_starts
+    tokens = [(w, True) for w in "the Metropolitan Police said they were looking .".split()]
+    assert fix_starts(tokens, []) == [0, 2]          # a glued caption's opener
+    assert fix_starts(tokens, [], inside_names=frozenset({2})) == [0]
+    # a line break starts a sentence whatever NER says
+    assert fix_starts(tokens, [], (2,), inside_names=frozenset({2})) == [0, 2]

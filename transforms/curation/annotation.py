@@ -121,7 +121,8 @@ def _draft_from_doc(doc, entity_labels, text=None) -> _Draft:
         if first is not None and first not in inside_name:   # never "Mike | Tyson"
             spacy_starts.append(position[first])
     text = doc.text if text is None else text
-    starts = fix_starts(pairs, spacy_starts, line_starts(text, idx, words_of))
+    starts = fix_starts(pairs, spacy_starts, line_starts(text, idx, words_of),
+                        frozenset(position[i] for i in inside_name if i in position))
     sentences, sentence_chars = [], set()
     for k, s in enumerate(starts):
         e = starts[k + 1] if k + 1 < len(starts) else len(tokens)

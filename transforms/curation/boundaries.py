@@ -24,9 +24,12 @@ the middle nor two sentences merged:
   preposition follows: "... the England A win against France A and for their club," added
   Robinson" is one sentence (issue 32: no cut before a capitalised name inside a clause);
 - a number word after a capitalised word is part of a name ("Formula One champion"), as
+  is "Today" or "Now" after a name, not a month or weekday ("told USA Today that", "HBO
+  Now will", but "on Saturday | Today the": `NAME_TAILS`), as
   is a body's head noun after a place ("Des Moines | Police said": `place_body`), and the splitter's own
   cut is never taken inside a name the NER model marked ("Mike | Tyson": annotation.py
-  leaves such cuts out of `starts`);
+  leaves such cuts out of `starts`), nor a glued opener's ("the Metropolitan | Police said":
+  `inside_names`);
 - a caption's end is found where the body's sentence opens with a name the caption has
   just given, after a plain word ("... success later this month O'Neill told Betfred:
   ..."; `glued_name_start`);
@@ -47,7 +50,9 @@ from transforms.curation.countries import is_known_place
 from transforms.curation.variants import is_city
 from transforms.curation.wordlists import (  # noqa: F401
     ATTRIBUTION_VERBS,
+    CALENDAR_WORDS,
     CONTINUING_WORDS,
+    NAME_TAILS,
     NUMBER_WORDS,
     OPENING_VERBS,
     SENTENCE_OPENERS,
@@ -150,6 +155,8 @@ def _glued_start(tokens: Sequence[Token], s: int) -> bool:
         return False
     if word in NUMBER_WORDS and prev[:1].isupper():
         return False          # "Formula One champion", "League Two side": a name goes on
+    if word in NAME_TAILS and prev[:1].isupper() and prev not in CALENDAR_WORDS:
+        return False          # "told USA Today that", "HBO Now will": a name ends
     if prev[:1].isupper() and ((word == "A" and nxt.lower() in _NAME_ENDERS)
                                or in_quotation(tokens, s)):
         return False          # "France A and for their club", "'... the England A win'"
@@ -280,9 +287,11 @@ _MAY_OPEN = QUOTES | OPENERS_ONLY | SENTENCE_OPENERS
 
 
 def fix_starts(tokens: Sequence[Token], starts: Sequence[int],
-               breaks: Sequence[int] = ()) -> List[int]:
+               breaks: Sequence[int] = (), inside_names=frozenset()) -> List[int]:
     """Sentence-start token indices after the rules above; `starts` are spaCy's, `breaks`
-    the tokens that open a line (each starts a sentence, whatever the rules say)."""
+    the tokens that open a line (each starts a sentence, whatever the rules say),
+    `inside_names` the tokens inside a name NER marked, after its first: a glued opener
+    there goes on the name ("Metropolitan | Police said", "Gloucestershire | Police")."""
     n = len(tokens)
     if n == 0:
         return []
@@ -303,7 +312,7 @@ def fix_starts(tokens: Sequence[Token], starts: Sequence[int],
         if _is_opening_quote(tokens, i) and _ends_sentence(tokens, i - 1) \
                 and i + 1 < n and tokens[i + 1][0][:1].isupper():
             candidates.add(i)
-        elif _glued_start(tokens, i) or _glued_quote(tokens, i) \
+        elif (_glued_start(tokens, i) and i not in inside_names) or _glued_quote(tokens, i) \
                 or _after_list_number(tokens, i, numbers):
             candidates.add(i)
     kept = [0]

@@ -18,7 +18,7 @@ import re
 from typing import List, Optional, Tuple
 
 from transforms.core.constants import PERSON
-from transforms.curation.wordlists import NUMBER_WORDS
+from transforms.curation.wordlists import CALENDAR_WORDS, NUMBER_WORDS
 
 _CAP = re.compile(r"[A-Z]")
 # a number that ends a name, and what may follow it: the end, a word that is not a name's
@@ -53,10 +53,7 @@ def numbered_name(text: str, start: int, end: int, label: str,
 # a word that goes on in lower case or punctuation: "rapper 50 Cent topped", "50 Cent's"
 _NUMBER_NAME = re.compile(r"(\d{1,3}) ([A-Z][a-z]+)(?=['’]s\b|[\s,;:.!?)'’\"”]+(?:[a-z(]|$)|$)")
 # the number and the name right after it are an amount or a date, not a stage name
-NOT_STAGE_NAMES = frozenset({
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
-    "Friday", "Saturday", "Sunday", "Euro", "Euros", "Dollars", "Pounds", "Degrees"})
+NOT_STAGE_NAMES = CALENDAR_WORDS | {"Euro", "Euros", "Dollars", "Pounds", "Degrees"}
 
 
 def number_first_name(text: str, start: int, number_label: str,

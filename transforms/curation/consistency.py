@@ -57,16 +57,13 @@ from transforms.curation.person_labels import (
     clipped_name_labels,
     settle_person_labels,
 )
+from transforms.curation.wordlists import CALENDAR_WORDS
 
 Triple = Tuple[int, int, str]
 
 LABEL_ORDER = ("PERSON", "ORG", "GPE", "NORP", "LOC", "FAC", "EVENT", "PRODUCT",
                "WORK_OF_ART", "LAW", "LANGUAGE")
-NEVER_PROPAGATED = frozenset({
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
-    "Friday", "Saturday", "Sunday", "The", "A", "An", "I",
-})
+NEVER_PROPAGATED = CALENDAR_WORDS | {"The", "A", "An", "I"}
 
 
 def label_counts(texts: Sequence[str], mention_lists) -> dict:

