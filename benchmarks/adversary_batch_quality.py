@@ -94,12 +94,14 @@ def run(data: str, settings: tuple, folds: int = 5, run_folds: int = 2,
                "torch": torch.__version__, "examples": len(examples),
                "answerable": len(answerable), "folds": folds, "run_folds": run_folds,
                "settings": {}}
-    verdicts, held_ids = {}, []
+    fold = {i: fold_of(passages[i], folds) for i in answerable}
+    held_ids = [i for f in range(run_folds) for i in answerable if fold[i] == f]
+    verdicts = {}
     for batch, mult, seed in settings:
         name, hits, fits = f"{batch}:{mult:g}:{seed}", [], []
         for f in range(run_folds):
-            train = [i for i in answerable if fold_of(passages[i], folds) != f]
-            test = [i for i in answerable if fold_of(passages[i], folds) == f]
+            train = [i for i in answerable if fold[i] != f]
+            test = [i for i in answerable if fold[i] == f]
             model = _model(data, config, dev, seed)
             model.head_lr = base.head_lr * mult
             fit = train_loop(model, Featurized([examples[i] for i in train],
@@ -110,7 +112,6 @@ def run(data: str, settings: tuple, folds: int = 5, run_folds: int = 2,
                 torch.cuda.synchronize()
             t = time.perf_counter()
             hits += held_out_hits(model, [examples[i] for i in test], [golds[i] for i in test], dev)
-            held_ids += test if not verdicts else []
             fit["score_seconds"] = round(time.perf_counter() - t, 3)
             fit["train"], fit["test"] = len(train), len(test)
             fits.append(fit)
